@@ -77,6 +77,7 @@ from hintgate.scan.quoting import (
     DATA_BEFORE,
     cited_title,
     framed_spans,
+    labelled_values,
     names_report,
     quotation_open,
     quoted_spans,
@@ -1025,6 +1026,7 @@ def _cell_findings(
         return
     shown = _Overlaps(lowered)
     headers = Headers(text)
+    labelled = labelled_values(text)
     quoted: _Overlaps | None = None
 
     def amid_report(cell: Cell) -> bool:
@@ -1040,7 +1042,8 @@ def _cell_findings(
             continue
         key = _KEY_BEFORE.search(cell.before)
         named = key.group(1) if key is not None else headers.of(cell)
-        sample = named is not None and sample_key(named)  # a column's header names its values as a key does
+        # A column's header names its values as a key does; a record's label names what the record holds.
+        sample = (named is not None and sample_key(named)) or cell.value in labelled
         own = sample or (named is not None and names_report(named))  # its own key would quote it
         if detector and not own:
             # A detector's value is a sample (a detector's name is no key of the value's own): amid a report on
@@ -1394,16 +1397,18 @@ def _shown(
 def _sample_cells(text: str, *, every: bool = False) -> Iterator[tuple[int, int]]:
     """The spans (with the marks around them) of the values `text` holds as data whose own key or column header names
     them a sample of someone else's words (`payload`, `matched_text`, a log's `sample=`, a CSV's `payload_excerpt`
-    column), or of every such value when `every` (a detector's output): a firewall's log row or a classifier's record
-    shows the attack it caught, it does not say it. What no key makes a sample of (`_blatant`) stands in such a value
-    all the same (`_cell_findings` reads it on its own)."""
+    column) or whose record's label names what it was found to be (`scan.quoting.labelled_values`: a classifier's
+    `"label": "injection"`), or of every such value when `every` (a detector's output): a firewall's log row or a
+    classifier's record shows the attack it caught, it does not say it. What no key makes a sample of (`_blatant`)
+    stands in such a value all the same (`_cell_findings` reads it on its own)."""
     headers = Headers(text)
+    labelled = labelled_values(text)
     for cell in cells(text):
         key = _KEY_BEFORE.search(cell.before)
         # A dotted key is a path: its value is named by its last part (a webhook's `payload.message` is a message, the
         # `example.com:` of an address before a line's quotation no key at all).
         named = key.group(1).rsplit(".", 1)[-1] if key is not None else headers.of(cell)
-        if every or (named is not None and sample_key(named)):
+        if every or (named is not None and sample_key(named)) or cell.value in labelled:
             yield cell.start - 1, cell.end + 1
 
 

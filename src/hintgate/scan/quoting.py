@@ -18,7 +18,9 @@ every part of the scan that reads sentences:
 from __future__ import annotations
 
 import bisect
+import json
 import re
+from typing import Any
 
 from hintgate.scan.cells import key_words
 from hintgate.scan.cues import Cue
@@ -30,6 +32,7 @@ __all__ = [
     "QUOTE_MARK",
     "cited_title",
     "framed_spans",
+    "labelled_values",
     "names_report",
     "quotation_open",
     "quoted_spans",
@@ -328,3 +331,83 @@ def _block_end(text: str, lines: list[tuple[int, int]], first: int) -> int | Non
     paragraph = text[lines[first][0] : lines[k][1]].strip().replace("\n", " ")
     match = _INLINE.fullmatch(paragraph.rstrip(".,;")) or _QUOTED_LINE.fullmatch(paragraph)
     return k if match and not paragraph.startswith("`") else None
+
+
+# ---- A record labelled as a finding: a classifier's or an evaluation's samples, a detector's alerts.
+#
+# A JSON document a security tool returns holds the text it judged beside its judgement: `{"text": "...", "label":
+# "injection"}`, `{"snippet": "...", "rule": "LLM gateway: injection pattern", "verdict": "blocked"}`. The record's
+# label names what the text was found to be: the text is the record's subject, shown, not said to whoever reads it.
+# A set of such records is labelled as a whole: its records labelled "benign" are samples of the same set. The label
+# is read from the record's structure (a member whose key says it labels the record, its value a short name of an
+# attack or of a detection's outcome), never from the sample's own words; what no key makes a sample of still stands
+# in it (`scan.poisoning._blatant`).
+
+# A key that says its value labels the record it stands in (its words, `scan.cells.key_words`).
+_LABEL_KEYS = frozenset(
+    {"label", "labels", "verdict", "verdicts", "classification", "category", "categories", "class", "assessment"}
+    | {"decision", "rule", "detection", "disposition", "outcome", "action"}
+)
+# A label's value that names the text an attack (a text's kind of attack, or a text found malicious and stopped), not
+# what it describes: an endpoint alert's "Suspicious PowerShell encoded command" names a process's behaviour, and the
+# text beside it (the command line) is that process's, not a sample the record shows.
+_FOUND_AS = compiled(
+    r"(?<![^\W_])(?:inject\w*|attack\w*|jailbreak\w*|poison\w*|phish\w*|malicious|exfil\w*|scam\w*|fraud\w*|"
+    r"spam|blocked|quarantin\w*)(?![^\W_])",
+    re.IGNORECASE,
+)
+# A label is a name, not prose.
+_LABEL_CHARACTERS = 80
+# How deep a document is walked.
+_LABEL_DEPTH = 32
+
+
+def labelled_values(text: str) -> frozenset[str]:
+    """The strings of the JSON document `text` holds (the whole text, parsed) that stand in a record labelled as a
+    finding about attacks (see above), or in a record of a set that shares its label's key with such a record; the
+    labels themselves are not among them."""
+    stripped = text.strip()
+    if len(stripped) < 2 or stripped[0] not in "{[" or ('"' not in stripped):
+        return frozenset()
+    try:
+        data = json.loads(stripped)
+    except ValueError:
+        return frozenset()
+    found: set[str] = set()
+    _labelled_walk(data, False, found, 0)
+    return frozenset(found)
+
+
+def _label_key(key: str) -> bool:
+    return any(word.lower() in _LABEL_KEYS for word in key_words(key))
+
+
+def _found_as(value: Any) -> bool:
+    """Whether `value` (a label's) names an attack or a detection's outcome: a short string, or a list of them."""
+    values = value if isinstance(value, list) else [value]
+    return any(isinstance(v, str) and len(v) <= _LABEL_CHARACTERS and _FOUND_AS.search(v) for v in values)
+
+
+def _labelled(record: dict[str, Any]) -> bool:
+    return any(isinstance(key, str) and _label_key(key) and _found_as(value) for key, value in record.items())
+
+
+def _labelled_walk(node: Any, framed: bool, found: set[str], depth: int) -> None:
+    if depth > _LABEL_DEPTH:
+        return
+    if isinstance(node, str):
+        if framed:
+            found.add(node)
+    elif isinstance(node, list):
+        records = [item for item in node if isinstance(item, dict)]
+        labelled = [record for record in records if _labelled(record)]
+        keys = {key for record in labelled for key in record if _label_key(key)}
+        for item in node:
+            # A record of a labelled set: it holds one of the label keys of a labelled record beside it.
+            in_set = isinstance(item, dict) and bool(labelled) and any(key in keys for key in item)
+            _labelled_walk(item, framed or in_set, found, depth + 1)
+    elif isinstance(node, dict):
+        framed = framed or _labelled(node)
+        for key, value in node.items():
+            if not (isinstance(key, str) and _label_key(key)):
+                _labelled_walk(value, framed, found, depth + 1)
