@@ -77,6 +77,7 @@ from hintgate.scan.quoting import (
     DATA_BEFORE,
     cited_title,
     framed_spans,
+    labelled_rows,
     labelled_values,
     names_report,
     quotation_open,
@@ -1026,7 +1027,7 @@ def _cell_findings(
         return
     shown = _Overlaps(lowered)
     headers = Headers(text)
-    labelled = labelled_values(text)
+    labelled = _Labelled(text)
     quoted: _Overlaps | None = None
 
     def amid_report(cell: Cell) -> bool:
@@ -1042,8 +1043,7 @@ def _cell_findings(
             continue
         key = _KEY_BEFORE.search(cell.before)
         named = key.group(1) if key is not None else headers.of(cell)
-        # A column's header names its values as a key does; a record's label names what the record holds.
-        sample = (named is not None and sample_key(named)) or cell.value in labelled
+        sample = named is not None and sample_key(named)  # a column's header names its values as a key does
         own = sample or (named is not None and names_report(named))  # its own key would quote it
         if detector and not own:
             # A detector's value is a sample (a detector's name is no key of the value's own): amid a report on
@@ -1071,7 +1071,9 @@ def _cell_findings(
             around = amid_report(cell)
             if around and not own:
                 continue  # a security tool's output showing what it found, or a write-up quoting it
-            sample = around
+            # A record's label or a log row's names what it holds an attack: shown, but for what no key makes a sample
+            # of.
+            sample = around or labelled.holds(cell)
         if sample:
             # A value shown, not said: but for what no key makes a sample of.
             found = _blatant_findings(path, cell.value, found, tool)
@@ -1132,7 +1134,7 @@ def _said_findings(
                 yield _unscanned(location, text, unread.start, tool, unread.why)
         spans = _clear_of_high([span for span in judged if isinstance(span, Span)], found, location)
         if spans:
-            samples = _Overlaps(list(_sample_cells(text, every=detector)))
+            samples = _Overlaps([*_sample_cells(text, every=detector), *_labelled_spans(text)])
             spans = [span for span in spans if not samples.overlap(span.start, span.end)]
         for span in spans:
             yield _beyond_job(what, span.why, location, span.start, span.end, tool)
@@ -1378,7 +1380,7 @@ def _shown(
         return None
     spans = [*quoted_spans(text), *_sample_cells(text, every=detector)]
     # Shown by where they stand, read for what no key makes a sample of here (no value's own reading finds them).
-    shown_by_place = [*_sample_columns(text), *_quoted_in_values(text), *framed_spans(text)]
+    shown_by_place = [*_sample_columns(text), *_quoted_in_values(text), *framed_spans(text), *_labelled_spans(text)]
     spans.extend(_unless_blatant(path, text, shown_by_place, high, tool, off))
     quotes = _Overlaps(list(spans))
     if not any(quotes.overlap(f.start, max(f.end, f.start + 1)) for f in high):
@@ -1397,19 +1399,42 @@ def _shown(
 def _sample_cells(text: str, *, every: bool = False) -> Iterator[tuple[int, int]]:
     """The spans (with the marks around them) of the values `text` holds as data whose own key or column header names
     them a sample of someone else's words (`payload`, `matched_text`, a log's `sample=`, a CSV's `payload_excerpt`
-    column) or whose record's label names what it was found to be (`scan.quoting.labelled_values`: a classifier's
-    `"label": "injection"`), or of every such value when `every` (a detector's output): a firewall's log row or a
-    classifier's record shows the attack it caught, it does not say it. What no key makes a sample of (`_blatant`)
-    stands in such a value all the same (`_cell_findings` reads it on its own)."""
+    column), or of every such value when `every` (a detector's output): a firewall's log row or a classifier's record
+    shows the attack it caught, it does not say it. What no key makes a sample of (`_blatant`) stands in such a value
+    all the same (`_cell_findings` reads it on its own)."""
     headers = Headers(text)
-    labelled = labelled_values(text)
     for cell in cells(text):
         key = _KEY_BEFORE.search(cell.before)
         # A dotted key is a path: its value is named by its last part (a webhook's `payload.message` is a message, the
         # `example.com:` of an address before a line's quotation no key at all).
         named = key.group(1).rsplit(".", 1)[-1] if key is not None else headers.of(cell)
-        if every or (named is not None and sample_key(named)) or cell.value in labelled:
+        if every or (named is not None and sample_key(named)):
             yield cell.start - 1, cell.end + 1
+
+
+def _labelled_spans(text: str) -> list[tuple[int, int]]:
+    """The spans (a value's with the marks around it) of what `text` labels as attacks (`_Labelled`): the values of
+    its labelled records and its labelled rows."""
+    labelled = _Labelled(text)
+    if labelled.empty:
+        return []
+    spans = [(cell.start - 1, cell.end + 1) for cell in cells(text) if labelled.holds(cell)]
+    return [*spans, *labelled.rows]
+
+
+class _Labelled:
+    """Where a text labels what it holds as attacks: the strings of its JSON records labelled so
+    (`scan.quoting.labelled_values`) and its log's rows labelled so (`scan.quoting.labelled_rows`)."""
+
+    def __init__(self, text: str) -> None:
+        self._values = labelled_values(text)
+        self.rows = labelled_rows(text)
+        self._rows = _Overlaps(list(self.rows))
+        self.empty = not self._values and not self.rows
+
+    def holds(self, cell: Cell) -> bool:
+        """Whether `cell` is a string of a labelled record or stands in a labelled row."""
+        return cell.value in self._values or self._rows.overlap(cell.start, cell.end)
 
 
 def _sample_columns(text: str) -> Iterator[tuple[int, int]]:

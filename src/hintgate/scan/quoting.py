@@ -32,6 +32,7 @@ __all__ = [
     "QUOTE_MARK",
     "cited_title",
     "framed_spans",
+    "labelled_rows",
     "labelled_values",
     "names_report",
     "quotation_open",
@@ -353,7 +354,7 @@ _LABEL_KEYS = frozenset(
 # text beside it (the command line) is that process's, not a sample the record shows.
 _FOUND_AS = compiled(
     r"(?<![^\W_])(?:inject\w*|attack\w*|jailbreak\w*|poison\w*|phish\w*|malicious|exfil\w*|scam\w*|fraud\w*|"
-    r"spam|blocked|quarantin\w*)(?![^\W_])",
+    r"spam|quarantin\w*)(?![^\W_])",
     re.IGNORECASE,
 )
 # A label is a name, not prose.
@@ -385,7 +386,12 @@ def _label_key(key: str) -> bool:
 def _found_as(value: Any) -> bool:
     """Whether `value` (a label's) names an attack or a detection's outcome: a short string, or a list of them."""
     values = value if isinstance(value, list) else [value]
-    return any(isinstance(v, str) and len(v) <= _LABEL_CHARACTERS and _FOUND_AS.search(v) for v in values)
+    return any(isinstance(v, str) and len(v) <= _LABEL_CHARACTERS and _names_attack(v) for v in values)
+
+
+def _names_attack(label: str) -> bool:
+    """Whether a label's value names an attack or a blocking."""
+    return _FOUND_AS.search(label) is not None or _BLOCKING.search(label) is not None
 
 
 def _labelled(record: dict[str, Any]) -> bool:
@@ -411,3 +417,40 @@ def _labelled_walk(node: Any, framed: bool, found: set[str], depth: int) -> None
         for key, value in node.items():
             if not (isinstance(key, str) and _label_key(key)):
                 _labelled_walk(value, framed, found, depth + 1)
+
+
+# ---- A log's rows labelled as attacks: a firewall's, a SIEM's, a loss-prevention digest's.
+#
+# A row of a log holds the request or the command it recorded beside the detector's label for it: `... body="ignore
+# previous instructions ..." rule=llm-injection-9001`, `... rule=LLM-PI-001 action=BLOCK`. A row whose field keyed
+# as a label (`scan.quoting._LABEL_KEYS`) names an attack or a blocking shows what it recorded, and so do the rows of
+# the same log that hold the same label's key (its rows passed or only counted are samples of the same log).
+
+# A `key=value` field of a row: its key, and its value (quoted, or up to the next space).
+_ROW_FIELD = compiled(r"(?<![\w.-])([A-Za-z][\w.-]{0,40})=(\"[^\"\n]{0,200}\"|'[^'\n]{0,200}'|[^\s\"']{1,80})")
+# A label's value that names a blocking (a detector's outcome for what it stopped).
+_BLOCKING = compiled(r"(?<![^\W_])(?:block\w*|den(?:y|ied)|drop(?:ped)?)(?![^\W_])", re.IGNORECASE)
+
+
+def labelled_rows(text: str) -> list[tuple[int, int]]:
+    """The spans of the lines of `text` that are rows of a log labelled as attacks (see above), in order."""
+    if "=" not in text:
+        return []
+    rows: list[tuple[int, int, set[str]]] = []  # each row holding a label's key: its span and its label keys
+    keys: set[str] = set()  # the label keys of the rows labelled as attacks
+    for start, end in line_bounds(text):
+        mine: set[str] = set()
+        found = False
+        for field in _ROW_FIELD.finditer(text, start, end):
+            key = field.group(1).lower()
+            if not _label_key(key):
+                continue
+            mine.add(key)
+            value = field.group(2).strip("\"'")
+            if len(value) <= _LABEL_CHARACTERS and _names_attack(value):
+                found = True
+        if mine:
+            rows.append((start, end, mine))
+            if found:
+                keys |= mine
+    return [(start, end) for start, end, mine in rows if mine & keys]
