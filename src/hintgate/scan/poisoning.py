@@ -1427,14 +1427,30 @@ class _Labelled:
     (`scan.quoting.labelled_values`) and its log's rows labelled so (`scan.quoting.labelled_rows`)."""
 
     def __init__(self, text: str) -> None:
-        self._values = labelled_values(text)
-        self.rows = labelled_rows(text)
-        self._rows = _Overlaps(list(self.rows))
-        self.empty = not self._values and not self.rows
+        self._text = text
+        self._read: tuple[frozenset[str], list[tuple[int, int]], _Overlaps] | None = None  # read when first asked
+
+    def _labels(self) -> tuple[frozenset[str], list[tuple[int, int]], _Overlaps]:
+        if self._read is None:
+            rows = labelled_rows(self._text)
+            self._read = (labelled_values(self._text), rows, _Overlaps(list(rows)))
+        return self._read
+
+    @property
+    def rows(self) -> list[tuple[int, int]]:
+        """The spans of the labelled rows."""
+        return self._labels()[1]
+
+    @property
+    def empty(self) -> bool:
+        """Whether the text labels nothing."""
+        values, rows, _ = self._labels()
+        return not values and not rows
 
     def holds(self, cell: Cell) -> bool:
         """Whether `cell` is a string of a labelled record or stands in a labelled row."""
-        return cell.value in self._values or self._rows.overlap(cell.start, cell.end)
+        values, _, rows = self._labels()
+        return cell.value in values or rows.overlap(cell.start, cell.end)
 
 
 def _sample_columns(text: str) -> Iterator[tuple[int, int]]:

@@ -433,12 +433,15 @@ _BLOCKING = compiled(r"(?<![^\W_])(?:block\w*|den(?:y|ied)|drop(?:ped)?)(?![^\W_
 
 
 def labelled_rows(text: str) -> list[tuple[int, int]]:
-    """The spans of the lines of `text` that are rows of a log labelled as attacks (see above), in order."""
+    """The spans of the lines of `text` that are rows of a log labelled as attacks (see above), or rows of a table
+    whose column headed as a label names an attack or a blocking in one of its rows, in order."""
+    lines = line_bounds(text)
+    spans = _labelled_table_rows(text, lines)
     if "=" not in text:
-        return []
+        return spans
     rows: list[tuple[int, int, set[str]]] = []  # each row holding a label's key: its span and its label keys
     keys: set[str] = set()  # the label keys of the rows labelled as attacks
-    for start, end in line_bounds(text):
+    for start, end in lines:
         mine: set[str] = set()
         found = False
         for field in _ROW_FIELD.finditer(text, start, end):
@@ -453,4 +456,63 @@ def labelled_rows(text: str) -> list[tuple[int, int]]:
             rows.append((start, end, mine))
             if found:
                 keys |= mine
-    return [(start, end) for start, end, mine in rows if mine & keys]
+    return sorted({*spans, *((start, end) for start, end, mine in rows if mine & keys)})
+
+
+# A table's header line: three cells or more, each a name of a few words, split by commas, tabs, or two spaces or
+# more (a column aligned by spaces starts where its header starts).
+_HEADER_CELL = compiled(r"[A-Za-z][\w.-]{0,30}(?: [\w.-]{1,20}){0,2}")
+_SPACED = compiled(r"\S+(?: \S+)*")
+# How many rows of a table are read below its header.
+_TABLE_ROWS = 2000
+
+
+def _labelled_table_rows(text: str, lines: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The spans of the rows of the tables in `text` (a header line, then rows up to a blank line) whose column headed
+    as a label (`action`, `rule`, `verdict`) names an attack or a blocking in one of its rows."""
+    spans: list[tuple[int, int]] = []
+    i = 0
+    while i < len(lines) - 1:
+        columns = _label_columns(text[lines[i][0] : lines[i][1]])
+        if columns is None:
+            i += 1
+            continue
+        separator, labels = columns
+        last = i + 1
+        while last < len(lines) and last - i <= _TABLE_ROWS and text[lines[last][0] : lines[last][1]].strip():
+            last += 1
+        rows = lines[i + 1 : last]
+        if any(
+            _names_attack(value) for start, end in rows for value in _row_values(text[start:end], separator, labels)
+        ):
+            spans.extend(rows)
+        i = last
+    return spans
+
+
+def _label_columns(line: str) -> tuple[str | list[int], list[int]] | None:
+    """A header line's separator (a character, or the columns' starts where spaces align them) and the indices of
+    its columns headed as a label; None when the line is no such header."""
+    separator: str | list[int]
+    if "," in line or "\t" in line:
+        split = "\t" if "\t" in line else ","
+        separator = split
+        names = [name.strip() for name in line.split(split)]
+    else:
+        cells = list(_SPACED.finditer(line))
+        separator = [m.start() for m in cells]
+        names = [m.group() for m in cells]
+    if len(names) < 3 or not all(_HEADER_CELL.fullmatch(name) for name in names):
+        return None
+    labels = [k for k, name in enumerate(names) if _label_key(name)]
+    return (separator, labels) if labels else None
+
+
+def _row_values(row: str, separator: str | list[int], labels: list[int]) -> list[str]:
+    """The values of a table row's label columns."""
+    if isinstance(separator, str):
+        values = row.split(separator)
+    else:
+        edges = [*separator, len(row)]
+        values = [row[edges[k] : edges[k + 1]] for k in range(len(separator))]
+    return [values[k].strip() for k in labels if k < len(values) and len(values[k].strip()) <= _LABEL_CHARACTERS]
