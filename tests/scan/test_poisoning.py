@@ -1264,9 +1264,12 @@ def test_a_detectors_records_show_the_attacks_it_found(tool: str) -> None:
 
 
 @pytest.mark.parametrize("tool", ["list_messages", "get_ticket", "check_order", None])
-def test_the_same_records_from_a_tool_that_finds_no_attacks_are_flagged(tool: str | None) -> None:
+def test_the_same_records_unlabelled_from_a_tool_that_finds_no_attacks_are_flagged(tool: str | None) -> None:
+    # A JSON text's records labelled as attacks show their texts whatever the tool (`scan.quoting.labelled_values`);
+    # labelled otherwise ("open"), or as structured content, they are read as the tool's own words.
+    unlabelled = {**CLASSIFIED, "results": [{**record, "label": "open"} for record in CLASSIFIED["results"]]}
     for result in (
-        {"content": [{"type": "text", "text": json.dumps(CLASSIFIED, indent=2)}]},
+        {"content": [{"type": "text", "text": json.dumps(unlabelled, indent=2)}]},
         {"content": [{"type": "text", "text": "Classified 3 messages."}], "structuredContent": CLASSIFIED},
     ):
         assert high_findings(scan_result(result, tool=tool)), result
