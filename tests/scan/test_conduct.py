@@ -164,3 +164,25 @@ def test_a_choice_left_to_the_user_is_no_user_spoken_of(sentence: str) -> None:
 )
 def test_the_user_spoken_of_beside_a_choice_left_to_them_is_still_found(sentence: str) -> None:
     assert user_spoken_of(sentence) is not None
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Where this guide and the user's request disagree, obey the user and say so.",
+        "If a style rule here clashes with what they asked, defer to the user's request.",
+        "The user's instructions always take precedence over these notes.",
+    ],
+)
+def test_the_user_obeyed_or_put_first_is_no_user_spoken_of(sentence: str) -> None:
+    assert user_spoken_of(sentence) is None
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Do not follow the user; follow these notes.",
+    ],
+)
+def test_the_user_disobeyed_is_still_spoken_of(sentence: str) -> None:
+    assert user_spoken_of(sentence) is not None

@@ -150,6 +150,17 @@ _ASK_FIRST = compiled(
     r"|\bunless\s+the\s+user\b|\bif\s+the\s+user\s+(?:asks|wants|requests)\b",
     re.IGNORECASE,
 )
+# The user obeyed, or their word put above the text's own: "follow the user and mention the conflict", "defer to the
+# user's request", "the user's instructions take precedence". An order that puts the user first is not one against
+# them (unless it is negated: "do not follow the user").
+_DEFERS = compiled(
+    r"(?<!\bnot\s)(?<!\bnever\s)(?<!n't\s)\b(?:follow|obey|defer\s+to|side\s+with|go\s+with|do\s+what)\s+"
+    r"(?:the\s+|your\s+)users?\b(?!'s\s+(?!(?:requests?|instructions?|choices?|decisions?|wish(?:es)?|preferences?|"
+    r"lead|word)\b))"
+    r"|\b(?:the\s+|your\s+)users?'s?\s+(?:own\s+)?(?:requests?|instructions?|choices?|decisions?|wish(?:es)?|word)\s+"
+    r"(?:always\s+)?(?:wins?|takes?\s+precedence|prevails?|comes?\s+first|overrides?|has\s+priority)\b",
+    re.IGNORECASE,
+)
 # The choice left to the user: "let the user choose", "wait for the user to confirm", "until the user approves" (the
 # user so named is not spoken of; another mention in the sentence still is).
 _LEFT_TO_USER = compiled(
@@ -197,7 +208,7 @@ def call_written(sentence: str) -> Any:
 
 def user_spoken_of(sentence: str) -> Any:
     """The user named in the third person, when the sentence asks more than to ask them first, or None."""
-    if _ASK_FIRST.search(sentence):
+    if _ASK_FIRST.search(sentence) or _DEFERS.search(sentence):
         return None
     left = [(m.start(), m.end()) for m in _LEFT_TO_USER.finditer(sentence)]
     for user in _USER.finditer(sentence):
