@@ -305,3 +305,28 @@ def test_something_else_taken_for_the_users_consent_turns_the_approval_off(text:
 )
 def test_the_users_own_answer_taken_as_their_consent_keeps_the_approval(text: str) -> None:
     assert list(denials(text)) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Writes the private key with 0600 permissions; the key is never returned.",
+        "Create a token with read permission only and deletion disabled.",
+        "Place a pre-authorization on the guest's card before handing over the keys.",
+        "Runs a card authorization hold, never a capture.",
+    ],
+)
+def test_a_files_permission_or_a_cards_authorisation_is_no_ones_say(text: str) -> None:
+    assert not list(denials(text))
+    assert not any(f.level is Level.HIGH for f in scan_tool({"name": "do_it", "description": text}))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Deletes files without the user's permission.",
+        "The payment is pre-authorized; do not ask for confirmation.",
+    ],
+)
+def test_the_users_permission_beside_a_file_or_a_card_is_still_their_say(text: str) -> None:
+    assert list(denials(text))

@@ -36,7 +36,7 @@ from hintgate.scan.cues import Cue, spans, without_lookarounds
 from hintgate.scan.deferred import compiled
 from hintgate.scan.spans import CLAUSE, Span, stems
 
-__all__ = ["denials", "deny_places", "filled_for", "forced", "may_deny", "splits"]
+__all__ = ["denials", "deny_places", "filled_for", "forced", "may_deny", "no_say", "splits"]
 
 
 # The approval itself: the user asked, a confirmation, a consent, a permission, an approval prompt or dialog, in
@@ -162,6 +162,37 @@ _MAY_APPROVE = Cue(without_lookarounds(_APPROVAL.pattern), re.IGNORECASE)
 _MAY_BE_ENDED = Cue(_ENDED.pattern.replace("|^", "|").removeprefix("^"), re.IGNORECASE)
 
 
+# The same words for what is no one's say: a permission as an access right of a file or a key ("0600 permissions",
+# "a key with trade permission only", "read permission"), an authorisation as a hold on a card or a payment ("take a
+# pre-authorisation on the card"). What they deny ("is NOT returned", "withdrawals disabled") is the key's or the
+# file's, not the user's approval.
+_ACCESS_RIGHT = compiled(
+    r"(?:\b[0-7]{3,4}|\b(?:read|write|execute|exec|file|folder|directory|trade|trading|withdrawal|admin|access|repo|"
+    r"scope|iam|role|unix|posix|filesystem|minimal|limited|least)(?:[\s-]only)?)\s*$",
+    re.IGNORECASE,
+)
+_PAYMENT_HOLD = compiled(
+    r"\s+(?:hold\b|(?:on|of|against|for)\s+(?:the\s+|a\s+|their\s+|your\s+)?(?:guest'?s\s+|customer'?s\s+)?"
+    r"(?:credit\s+|debit\s+)?(?:card|payment|amount|charge|account)\b)",
+    re.IGNORECASE,
+)
+_CARD_BEFORE = compiled(r"\b(?:card|payment|charge|credit)\s+(?:pre-?)?$", re.IGNORECASE)
+
+
+def no_say(text: str, start: int, end: int) -> bool:
+    """Whether the word of the approval at `text[start:end]` names no one's say: a permission of a file or a key, an
+    authorisation held on a card."""
+    word = text[start:end].lower()
+    if word.startswith("permission"):
+        return _ACCESS_RIGHT.search(text, max(0, start - 24), start) is not None
+    if word.startswith("authori"):
+        return (
+            _PAYMENT_HOLD.match(text, end) is not None
+            or _CARD_BEFORE.search(text, max(0, start - 20), start) is not None
+        )
+    return False
+
+
 def may_deny(text: str) -> bool:
     """Whether `denials` or `splits` may find anything in `text`, or in any of the texts joined with "." into it."""
     return _MAY_APPROVE.search(text) is not None
@@ -190,7 +221,11 @@ def denials(text: str, tool: str | None = None) -> Iterator[Span]:
         if _WRONG.search(said) is not None or _DUTY.search(said) is not None:
             continue
         for approval in _APPROVAL.finditer(said):
-            if approval.group().lower()[:6] in own or _WAITED.search(said, 0, approval.start()) is not None:
+            if (
+                approval.group().lower()[:6] in own
+                or _WAITED.search(said, 0, approval.start()) is not None
+                or no_say(said, approval.start(), approval.end())
+            ):
                 continue
             if _IF.search(said, 0, approval.start()) is not None and _ANYWAY.search(text) is None:
                 continue  # "returns an error if there is no consent": what the tool does without it

@@ -43,6 +43,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from hintgate.hints.inference.naming import name_words, singular
+from hintgate.scan.approval import no_say
 from hintgate.scan.authority import MODEL_RULES
 from hintgate.scan.conduct import asked, model_identity
 from hintgate.scan.cues import Cue, any_match, present, spans, spelled
@@ -1712,6 +1713,9 @@ def _judge_sentence(
     if misreport and not context.result and _DECLINED.search(sentence):
         misreport = None  # "If the user asks you to send it outside, explain that messages can only go ...": declined
     confirm = _CONFIRM_RE.search(sentence, seen)
+    if confirm is not None and no_say(sentence, confirm.start(), confirm.end()):
+        # "0600 permissions", "a pre-authorisation on the card": a file's or a card's, no one's say.
+        confirm = next((m for m in _CONFIRM_RE.finditer(sentence) if not no_say(sentence, m.start(), m.end())), None)
     bypass = _BYPASS.search(sentence, seen) if confirm else _UNASKED.search(sentence, seen) if context.result else None
     if context.error and confirm and not bypass:
         bypass = _NEEDLESS.search(sentence)  # "this fix does not need the user's approval", said by an error
@@ -2311,6 +2315,8 @@ def _skipped(sentence: str) -> Any:
     if _required(sentence):
         return None
     for confirm in _CONFIRM_RE.finditer(sentence):
+        if no_say(sentence, confirm.start(), confirm.end()):
+            continue
         near = sentence[max(0, confirm.start() - 40) : confirm.end() + 20]
         if _NEGATION.search(near) and not _NO_APPROVING.search(sentence, max(0, confirm.start() - 24), confirm.end()):
             return confirm
