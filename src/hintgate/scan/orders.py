@@ -1695,6 +1695,7 @@ def _judge_sentence(
     ):
         framed = None  # "once the fix is live, report the incident as resolved": the state waits on the facts
     misreport = _said(sentence, _MISREPORT.search(sentence, seen) or _ALWAYS_RECOMMEND.search(sentence, seen))
+    fixed = _fixed_frame(sentence, seen) if not context.result else None
     if (
         misreport is not None
         and _NOTHING_TOLD.match(sentence, misreport.end())
@@ -1822,6 +1823,7 @@ def _judge_sentence(
         or relayed
         or falsified
         or framed
+        or fixed
         or own
         or laid
         or call
@@ -1946,6 +1948,8 @@ def _judge_sentence(
         # Said to the model or someone's go-between, a result described as something ("present the product as
         # insured") is what the person served is told.
         misreport = _said(sentence, _FRAMED.search(sentence, seen), data=True)
+    if not misreport and fixed is not None:
+        misreport = fixed
     if misreport is not None and (behalf is not None or proxied or named) and _not_a_frame(sentence, misreport):
         misreport = None  # "report to the user as soon as it ends", "present it as a table": how, not what
     if own is not None and not hidden and not misreport:
@@ -2609,6 +2613,20 @@ FRAME_CUE = Cue(
     re.IGNORECASE,
 )
 
+# What makes a description's frame hold whatever the data says: "always", "every ...", "even for", "regardless".
+_FIXED_WHATEVER = Cue(
+    r"\b(?:always|every|whatever|regardless|no\s+matter|even\s+(?:if|for|when|though|where))\b",
+    re.IGNORECASE,
+)
+
+# Where such a frame may stand (a superset of `_FRAMED`'s and `_VERDICT`'s matches, searched over a whole text): a
+# verb of describing with "as", or of saying with what is said.
+_FIXED_FRAME_CUE = Cue(
+    r"\b(?:describ|present|portray|fram|relay|characteri[sz]|represent|report|pass)\w*\s[^\n.!?]{0,80}?\bas\s"
+    r"|\b(?:report|say|state|claim|confirm|conclude|declare|answer|reply|respond|assert|tell)\w*\s",
+    re.IGNORECASE,
+)
+
 # "as" that says when, how much or in what form, not what a thing is.
 _NOT_A_FRAME = compiled(
     # A layout's own modifiers before its form: "as a numbered list", "as a short bulleted summary".
@@ -2619,6 +2637,41 @@ _NOT_A_FRAME = compiled(
     r"summary|quotes?|is)\b",
     re.IGNORECASE,
 )
+
+
+# What a fixed frame makes of every result: a quoted wording, a state ("resolved", "safe") or a judgement ("low-risk",
+# "the best fit", "caused by the weather"), not a form or a unit.
+_VERDICT_VALUE = compiled(
+    r"(?:an?\s+|the\s+|being\s+)?(?:['\"“‘«]|"
+    + _SHOWN_STATE
+    + r"|(?:low[\s-]risk|risk[\s-]free|no[\s-]risk|secure|capable|"
+    r"excellent|best|cheapest|better|superior|worse|inferior|poor|needs?\s+improvement|neutral|independent|official|"
+    r"genuine|legitimate|authentic|harmless|minor|negligible|routine|unavoidable|recommended|endorsed|certified|"
+    r"guaranteed|caused\s+by|due\s+to|(?:best|cheapest|safest|only|right|top)\s+\w+)\b)",
+    re.IGNORECASE,
+)
+
+
+def _fixed_frame(sentence: str, seen: frozenset[int] | None) -> Any:
+    """A definition's imperative that fixes how every result is described, whatever it holds ("always frame the score
+    as 'needs improvement', even for excellent ones", "describe every delay as caused by the weather"): what the user
+    is told, decided before the data is read. None for a form ("always present the rows as a table") or a framing
+    forbidden ("never describe it as safe")."""
+    if _FIXED_WHATEVER.search(sentence, seen) is None or _IMPERATIVE.match(sentence) is None:
+        return None
+    if _FRAME_WAITS.search(sentence) is not None and _EVEN_IF.search(sentence) is None:
+        return None  # "label it as \"draft\" until the user publishes it": the state waits on the facts
+    framed = _said(sentence, _FRAMED.search(sentence, seen), data=True) or _said(
+        sentence, _VERDICT.search(sentence), data=True
+    )
+    if framed is None or _not_a_frame(sentence, framed):
+        return None
+    at = framed.group().lower().rfind(" as ")
+    if at >= 0 and _VERDICT_VALUE.match(sentence, int(framed.start()) + at + 4) is None:
+        return None  # "always report times as UTC", "as they appear in the log": a form, or the data itself
+    if re.search(r"\b(?:not|never|n't)\s+(?:\w+\s+){0,2}$", sentence[: _start(framed)], re.IGNORECASE):
+        return None
+    return framed
 
 
 def _not_a_frame(sentence: str, match: Any) -> bool:
@@ -3512,7 +3565,7 @@ def _line_breaks(text: str, low: int, high: int) -> list[int]:
 
 # The cues a sentence must hold one of to be an order (other tools' names and mail addresses are looked for apart).
 _TARGET_CUES = (_OVERRIDE, _ROLE, _EXEC, _BUILT_URL, _SECRET_PATH, _SECRET_NOUN, _CONTEXT, _CONCEAL, _MISREPORT,
-                _ALWAYS_RECOMMEND, _CONFIRM_RE, _DESTINATION)  # fmt: skip
+                _ALWAYS_RECOMMEND, _CONFIRM_RE, _DESTINATION, _FIXED_FRAME_CUE)  # fmt: skip
 _TARGETS = frozenset(cue.index for cue in _TARGET_CUES)
 # What an error's next step may not reach for: the conversation, data sent to an address, what the user is told
 # changed, the user's say skipped (and a secret put into a call: an error may say where a key is set, not ask for it).
