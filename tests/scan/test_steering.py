@@ -648,3 +648,29 @@ def test_another_tools_call_reshaped_is_its_servers_own_flow_when_that_tool_is_o
     assert steers(text, "schedule_post", {"publish_post", "save_draft"}) == []
     # A tool of another listing beside it is reshaped still.
     assert steers(text, "schedule_post", {"save_draft"})
+
+
+@pytest.mark.parametrize(
+    "description",
+    [
+        "Answer medication questions. Speak as 'Dr. Patel, PharmD', the clinic's pharmacist.",
+        "Draft a legal letter. Write as Attorney Brooks and sign with her bar number.",
+        "Chat with shoppers. Pretend to be a human employee named Kim.",
+    ],
+)
+def test_a_definition_that_has_the_model_speak_as_a_titled_person_or_pass_for_a_human_gives_it_a_persona(
+    description: str,
+) -> None:
+    assert any("persona" in why for why in _framed(description))
+
+
+@pytest.mark.parametrize(
+    "description",
+    [
+        "Render a report. Respond as JSON with one object per row.",
+        "Forward requests upstream. This server can act as a proxy for other servers.",
+        "Format a reply. Write as Markdown with a heading per section.",
+    ],
+)
+def test_a_definition_that_names_a_format_or_its_own_role_gives_no_persona(description: str) -> None:
+    assert not any("persona" in why for why in _framed(description))

@@ -856,7 +856,13 @@ _PERSONA = Cue(
     r"voice|character|mantle)\s+of\b|\bin\s+(?:the\s+)?(?:persona|character|voice)\s+of\b"
     r"|\b(?:answers?|repl(?:y|ies)|responses?)\s+(?:\w+\s+){0,5}?(?:come|comes|are)\s+from\s+[\"“«]"
     r"|\b(?:credit|attribute)\s+(?:\w+\s+){0,2}?(?:answers?|repl(?:y|ies)|responses?|advice)\s+to\b"
-    r"|\b(?:présente|presenta|apresente)-?(?:toi|vous|te|se)?\s+(?:comme|como)\b|\bstelle\s+dich\s+als\b",
+    r"|\b(?:présente|presenta|apresente)-?(?:toi|vous|te|se)?\s+(?:comme|como)\b|\bstelle\s+dich\s+als\b"
+    # Someone the model is to speak as, by a title ("speak as 'Dr. Ellis, MD'"), or to pass for ("pretend to be a
+    # human agent"): a person's name and rank taken on, not a format ("respond as JSON").
+    r"|\b(?:speak|talk|write|respond|reply|answer|pose|act)\s+as\s+['\"“‘]?\s*(?:Dr|Mr|Mrs|Ms|Prof|Doctor|Professor|"
+    r"Nurse|Officer|Attorney|Counsel(?:or|lor)?)\b"
+    r"|\b(?:pretend|claim)\s+(?:to\s+be|you\s+are|you're)\s+(?:an?\s+|the\s+)?(?:human|person|real|licensed|"
+    r"certified|doctor|physician|lawyer|employee|representative|staff|\w+\s+named)\b",
     re.IGNORECASE,
 )
 # One option put first or made the only one whatever the data, or its rivals left out.
@@ -1150,6 +1156,18 @@ _NEEDS = {
         "-te ",
         "-se ",
         "stelle dich",
+        "speak as",
+        "talk as",
+        "write as",
+        "respond as",
+        "reply as",
+        "answer as",
+        "pose as",
+        "act as",
+        "pretend to",
+        "pretend you",
+        "claim to",
+        "claim you",
     ),
     "ranked": (
         "competing",
