@@ -209,6 +209,9 @@ class _Sentence:
     noted: bool = False
     # The user named past the sentence's label ("tell the user ..."), not as a chat line's speaker ("User: ...").
     told: bool = False
+    # A note headed to the model (`_headed`): a heading that names the model beside words of its own ("Note for the AI
+    # assistant:", "AI 요약 도우미에게:"), then a statement of its own, not a speaker's line nor a title.
+    headed: bool = False
 
 
 def role_words() -> str:
@@ -434,7 +437,7 @@ class _Reader:
         found = set(at)
         if "send" in found and "unsent" in found and not _sent(text, start, end, patterns):
             found.discard("send")  # "do not share the code with anyone": the sending forbidden, nothing sent
-        addressed = noted = False
+        addressed = noted = headed = False
         if "ai" in found:
             label = _LABEL.match(text, start, end)
             opens = start
@@ -455,6 +458,7 @@ class _Reader:
                 addressed = not quotation_open(text[start:ai]) and not _PRODUCT.search(text[max(opens, ai - 40) : ai])
                 head = label.group()
                 noted = addressed and head.rstrip()[-1:] not in _CLAUSE_ENDS and not _placeholder(head)
+                headed = noted and _headed(head, text[label.end() : end], self.patterns["ai"])
             if not addressed and "duty" in found:
                 addressed = True  # "the assistant must ...": the model as the subject of a duty
         if "override" in found and (
@@ -462,7 +466,63 @@ class _Reader:
         ):
             found.discard("override")  # an attack quoted as the subject of a warning or a report
         told = "user" in found and _past_label(text, start, end, at["user"])
-        return _Sentence(start, end, frozenset(found), addressed, noted, told)
+        return _Sentence(start, end, frozenset(found), addressed, noted, told, headed)
+
+
+# What ends a heading to the model: a colon (Ethiopic's and Khmer's too) or a bracketed tag's close, not a dash (a
+# file's name before a title) nor a comma (a clause).
+_HEADING_ENDS = frozenset(":：፦៖]】")
+# A chat line's speaker with a name ("Агент (Ирина):", "Assistant (Kim):"): a turn of a transcript, not a heading.
+_NAMED_SPEAKER = compiled(r"\(\s*\w[^()]*\)\s*[:：]\s*$")
+# Where a table's cell or a bracket opens the heading it holds ("| 340 (note for the AI:").
+_CELL_OPENS = compiled(r".*[|(\[【]")
+# A heading to the model is short: a title's clause ("Some sites hide instructions to AI assistants in the page:") is
+# longer.
+_HEADING_WORDS = 6
+# What ends a statement (a stop of the Latin, CJK, Arabic, Indic, Armenian, Ethiopic, Burmese and Khmer scripts, or the
+# close of the bracket that holds the note), and the length at which a passage with no stop (Thai writes none) is one.
+_STATEMENT_ENDS = frozenset(".;!。！।۔։።။។)]】")
+_STATEMENT = 60
+_QUOTE_OPENS = frozenset("\"'«“„「『‘‹")
+_CLOSING_QUOTES = "\"'»”」』’›"
+
+
+# The model named by an acronym of "artificial intelligence" in capitals, in any script that has them ("AI", "KI", "IA",
+# "ИИ", "ШІ", "MI"): no person's role.
+# The rest of the word a match ends inside ("asystent|a").
+_WORD_REST = compiled(r"^\w*")
+_ACRONYM = compiled(r"(?<![^\W\d_])(?:AI|KI|IA|MI|AA|YZ|ИИ|ШІ|ШИ|ΤΝ)(?![^\W\d_])")
+
+
+def _headed(head: str, body: str, ai: re.Pattern[str]) -> bool:
+    """Whether `head` (a label naming the model, ending in a colon or a bracket) heads a note to the model, and `body`
+    (the rest of its sentence) is a statement made to it.
+
+    A heading to the model holds words beside the model's name, the note's own or its addressee's grammar (a case
+    ending, a preposition, "note", "to", "for": "AI 요약 도우미에게:", "Белешка за асистентот:", "给AI摘要助手："),
+    in any language; the model's name alone ("Assistant:", "Βοηθός:") is a speaker's line of a chat, and so is a role
+    with a name ("Агент (Ирина):"). What follows it is a statement of its own: not a title (no stop, short), not a
+    question, not a quotation (a report quoting what someone said)."""
+    if head.rstrip()[-1:] not in _HEADING_ENDS or _NAMED_SPEAKER.search(head):
+        return False
+    opened = _CELL_OPENS.match(head)
+    own = head[opened.end() :] if opened is not None else head
+    if len(own.split()) > _HEADING_WORDS:
+        return False
+    if sum(char.isalpha() for char in ai.sub(" ", own)) < 2:
+        return False
+    named = list(ai.finditer(own))
+    if named and len(named) < 2 and _ACRONYM.search(own) is None:
+        # The model named by a word that also names a person's role ("assistant", "agent"): the heading names the
+        # model when nothing qualifies it after its word but one word of grammar ("für", "uchun", "-ига"), not a
+        # person's trade ("Nota para el asistente de cocina:").
+        after = _WORD_REST.sub("", own[named[-1].end() :], count=1)
+        if sum(any(char.isalpha() for char in word) for word in after.split()) > 1:
+            return False
+    body = body.strip().rstrip(_CLOSING_QUOTES)
+    if not body or body[0] in _QUOTE_OPENS or body[-1] in "?？؟":
+        return False
+    return body[-1] in _STATEMENT_ENDS or len(body) >= _STATEMENT
 
 
 def _placeholder(label: str) -> bool:
@@ -551,6 +611,11 @@ def _judged(sentences: Sequence[_Sentence], i: int, *, definition: bool = False)
         if any(asks):
             end = i + max(k for k, ask in enumerate(asks) if ask)
             return i, end, "addresses the model and asks it to " + _asked(set().union(*asks))
+    if here.headed and not definition:
+        # A note headed to the model inside a tool's result ("Note for the AI assistant: ..."), in a language the tables
+        # may not know the asks of: what a tool returns is data for the user's task, and a note that data addresses to
+        # its reader is an order whatever it asks (`_headed` keeps speakers, titles, questions and quotations out).
+        return i, i, "addresses a note to the model inside a tool's result"
     # Kept from the user, or from anyone (an owner, a teacher, the staff) where the model is named: a secret kept back
     # is the user's safety, not a concealment.
     if "hide" in here.found and (
