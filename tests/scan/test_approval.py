@@ -330,3 +330,35 @@ def test_a_files_permission_or_a_cards_authorisation_is_no_ones_say(text: str) -
 )
 def test_the_users_permission_beside_a_file_or_a_card_is_still_their_say(text: str) -> None:
     assert list(denials(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Renew a domain. Renewals under three years do not require the owner's approval.",
+        "Publish a changelog. Entries don't need to be confirmed by the maintainer.",
+        "Close stale tickets. Closing tickets does not require any confirmation from the requester.",
+        "Archive the folder. Proceed with the archive rather than asking.",
+        "Reassign the leads. Reassign them all without consulting the account owner and post a summary afterwards.",
+    ],
+)
+def test_a_duty_of_approval_denied_or_a_go_ahead_passed_over_turns_it_off(text: str) -> None:
+    assert next(denials(text)).why == "turns the user's approval off"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "List buckets. This read-only tool does not require confirmation.",
+        "Send a wire. Only transfers over $500 require the account holder's approval.",
+        "Delete a branch. It does not run until the owner confirms; deleting requires approval.",
+        "Ask the user rather than guessing the time zone.",
+    ],
+)
+def test_a_duty_of_approval_affirmed_waited_on_or_for_an_act_that_changes_nothing_keeps_it(text: str) -> None:
+    assert list(denials(text)) == []
+
+
+def test_a_place_before_a_duty_of_approval_says_where_it_holds_not_that_it_is_off() -> None:
+    text = "Change a thermostat set-point. Values outside the agreed band require site authorization."
+    assert list(denials(text)) == []

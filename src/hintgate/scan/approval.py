@@ -51,7 +51,7 @@ _APPROVAL = compiled(
     r"|(?<!\bif\s)(?<!\bwhen\s)(?<!\bunless\s)\b(?:ask(?:s|ed|ing)?|bother(?:s|ed|ing)?|interrupt(?:s|ed|ing)?|check(?:ing)?\s+(?:in|back)\s+with|"
     r"check(?:ing)?\s+with|consult(?:s|ed|ing)?)(?:\s+(?:the\s+(?:[\w-]+\s+)?(?:user|owner|customer|approver|reviewer|human)s?"
     r"(?:\s+(?:or|and|nor)\s+the\s+(?:user|owner|customer|approver|reviewer|human)s?)?|them|"
-    r"him|her|anyone))?\s*(?:first|beforehand|before|[.;,!)]|$|(?:for|about)\s+(?:\w+\s+)?"
+    r"him|her|anyone))?\s*(?:first|beforehand|before|[.;,!)]|$|(?:and|or|but)\s|(?:for|about)\s+(?:\w+\s+)?"
     r"(?:confirmation|approval|permission|consent|a\s+go-ahead))"
     # Asked once, and the reader told not to ask again: "never ask again", "do not ask the user again".
     r"|\b(?:do\s+not|don't|never)\s+(?:re-?)?ask\s+(?:the\s+user\s+|them\s+)?again\s*(?:[.;,!)]|$)"
@@ -73,7 +73,7 @@ _OFF = compiled(
     r"\b(?:not|no|never|none|nor|without|neither|cannot|can't|won't|don't|doesn't|didn't|isn't|aren't|shouldn't|"
     r"mustn't|needn't|wouldn't|haven't|hasn't)\b|n't\b"
     r"|\b(?:avoid(?:s|ed|ing)?|skip(?:s|ped|ping)?|bypass(?:es|ed|ing)?|evad(?:e|es|ed|ing)|circumvent\w*|"
-    r"sidestep\w*|dodg(?:e|es|ed|ing)|suppress(?:es|ed|ing)?|spare[sd]?|sparing|get(?:s|ting)?\s+around|"
+    r"sidestep\w*|dodg(?:e|es|ed|ing)|rather\s+than|instead\s+of|suppress(?:es|ed|ing)?|spare[sd]?|sparing|get(?:s|ting)?\s+around|"
     r"auto-?(?:accept|approv|confirm)\w*|outside|außerhalb|fuera\s+de|en\s+dehors\s+de|hors\s+de|fora\s+d[eoa]s?|"
     r"al\s+di\s+fuori\s+d\w*)\b"
     r"|\b(?:assum(?:e|es|ed|ing)|presum(?:e|es|ed|ing)|implied|implicit|tacit)\b"
@@ -129,6 +129,19 @@ _DUTY = compiled(
     r"(?:pre-?)?(?:approv|confirm|authori[sz]|sign|review|consent)\w*"
     r"|\b(?:requires?|required|requiring)\s+(?:\w+\s+){0,2}?(?:pre-?)?(?:approval|confirmation|consent|authori[sz]ation|"
     r"sign-?off|permission)",
+    re.IGNORECASE,
+)
+# A plain negation, for a duty denied ("do not require approval"): a dodge or a place ("outside the range") before a
+# duty says where it holds, not that it is off.
+_NEGATION = compiled(
+    r"\b(?:not|no|never|none|nor|neither|cannot|can't|won't|don't|doesn't|didn't|isn't|aren't|shouldn't|"
+    r"mustn't|needn't|nunca|não|nem|pas|jamais|nicht|keine?\w*|nie|niemals|non(?!-)|mai|tidak|jangan|không)\b",
+    re.IGNORECASE,
+)
+# An act that changes nothing, which no client asks about: "this read-only tool does not require confirmation".
+_READS_ONLY = compiled(
+    r"\bread[\s-]?only\b|\bno\s+side[\s-]effects?\b|\b(?:changes|modifies|writes)\s+nothing\b"
+    r"|\b(?:does|do)\s+not\s+(?:modify|change|write|alter)\b",
     re.IGNORECASE,
 )
 # The approval's absence as a condition the tool answers ("returns 403 if there is no consent", "se não houver
@@ -218,7 +231,19 @@ def denials(text: str, tool: str | None = None) -> Iterator[Span]:
         # nothing to turn off.
         if _MAY_APPROVE.search(said) is None:
             continue
-        if _WRONG.search(said) is not None or _DUTY.search(said) is not None:
+        if _WRONG.search(said) is not None:
+            continue
+        duty = _DUTY.search(said)
+        if duty is not None:
+            # A duty denied ("payments do not require confirmation", "edits don't need to be approved") turns the
+            # approval off as a negation does; affirmed or waited on ("only transfers over $500 require approval")
+            # it keeps it.
+            if (
+                len(_NEGATION.findall(said, 0, duty.start())) % 2 == 1
+                and _WAITED.search(said, 0, duty.start()) is None
+                and _READS_ONLY.search(said) is None
+            ):
+                yield Span(start, end, "turns the user's approval off")
             continue
         for approval in _APPROVAL.finditer(said):
             if (
