@@ -33,7 +33,16 @@ from typing import Any
 from hintgate.scan.cues import Cue, without_lookarounds
 from hintgate.scan.deferred import compiled
 
-__all__ = ["IDENTITY", "IDENTITY_ELSEWHERE", "asked", "call_written", "identity", "model_identity", "user_spoken_of"]
+__all__ = [
+    "IDENTITY",
+    "IDENTITY_ELSEWHERE",
+    "asked",
+    "call_written",
+    "identity",
+    "model_identity",
+    "user_served",
+    "user_spoken_of",
+]
 
 # What a person is told they now are: a state ("logged in", "ready", "billed monthly", "in the queue"), not who.
 _NOT_A_STATE = (
@@ -162,11 +171,20 @@ _DEFERS = compiled(
     re.IGNORECASE,
 )
 # The choice left to the user: "let the user choose", "wait for the user to confirm", "until the user approves" (the
-# user so named is not spoken of; another mention in the sentence still is).
+# user so named is not spoken of; another mention in the sentence still is). So too the user asked or told what is
+# found, and the user's own act: "confirm with the user", "tell the user clearly when an item needs a permit" (a
+# condition told, not words given them), "report the failing names to the user" (not "... that" or "... as"), "a
+# list the user can forward". Not when forbidden: "never tell the user when ...".
 _LEFT_TO_USER = compiled(
     r"\blet\s+(?:the\s+)?users?\s+(?:choose|decide|pick|select|confirm|review|approve)\b"
     r"|\b(?:wait\s+for|until)\s+the\s+users?\s+(?:to\s+)?(?:chooses?|decides?|picks?|confirms?|approves?|"
-    r"repl(?:y|ies))\b",
+    r"repl(?:y|ies))\b"
+    r"|\b(?:ask|check\s+with|confirm\s+with|consult)\s+(?:the\s+|your\s+)users?\b(?!'s)"
+    r"|(?<!\bnot\s)(?<!\bnever\s)(?<!n't\s)\b(?:tell|inform|notify|warn|remind|alert)\s+(?:the\s+|your\s+)users?\s+"
+    r"(?:\w+\s+)?(?:when|whenever|if|whether|why|how)\b"
+    r"|(?<!\bnot\s)(?<!\bnever\s)(?<!n't\s)\b(?:report|explain|disclose|mention)\s+(?:\w+\s+){0,5}?to\s+"
+    r"(?:the\s+|your\s+)users?\b(?!'s)(?!\s+(?:that|as)\b)(?!\s*[:\"“'])"
+    r"|\b(?:the\s+|your\s+)users?\s+(?:can|may|could)\s+(?:then\s+|later\s+|also\s+)?\w+",
     re.IGNORECASE,
 )
 
@@ -210,11 +228,17 @@ def user_spoken_of(sentence: str) -> Any:
     """The user named in the third person, when the sentence asks more than to ask them first, or None."""
     if _ASK_FIRST.search(sentence) or _DEFERS.search(sentence):
         return None
-    left = [(m.start(), m.end()) for m in _LEFT_TO_USER.finditer(sentence)]
+    left = user_served(sentence)
     for user in _USER.finditer(sentence):
         if not any(start <= user.start() < end for start, end in left):
             return user
     return None
+
+
+def user_served(sentence: str) -> list[tuple[int, int]]:
+    """Where `sentence` leaves a choice to the user, asks or tells them what is found, or names their own act: spans
+    whose user is not spoken of against them (`_LEFT_TO_USER`)."""
+    return [found.span() for found in _LEFT_TO_USER.finditer(sentence)]
 
 
 def asked(sentence: str) -> tuple[str, Any, str] | None:

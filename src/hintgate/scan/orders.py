@@ -45,7 +45,7 @@ from typing import Any
 from hintgate.hints.inference.naming import name_words, singular
 from hintgate.scan.approval import no_say
 from hintgate.scan.authority import MODEL_RULES
-from hintgate.scan.conduct import asked, model_identity
+from hintgate.scan.conduct import asked, model_identity, user_served
 from hintgate.scan.cues import Cue, any_match, present, spans, spelled
 from hintgate.scan.deferred import clock, compiled
 from hintgate.scan.documents import job_document
@@ -2035,7 +2035,7 @@ def _judge_sentence(
     if (
         named
         and not targets
-        and (_OUTWARD if carried or mention or heading else _ACTION).search(sentence, seen)
+        and _unserved_act(sentence, _OUTWARD if carried or mention or heading else _ACTION, seen) is not None
         and not (
             address is not None
             and (
@@ -2380,6 +2380,62 @@ _OUTWARD = Cue(
 
 # A Markdown heading's opening (ATX): one to six `#` and a space.
 _MARKDOWN_HEADING = compiled(r"[ \t]{0,3}#{1,6}[ \t]")
+
+
+# Whose act a verb is when it is not the model's: the writer's, in a clause of their own ("when I ask", "the assistant
+# I use"; not "I will copy ...", a model's own words forged), or the user's ("the user can forward"), its subject just
+# before it.
+_OTHERS_ACT = compiled(
+    r"(?:\b(?:when(?:ever)?|if|once|after|before|until|as)\s+I|\b(?:assistants?|agents?|AI|bots?|models?|tools?)\s+I"
+    r"|\bthe\s+(?:end[\s-])?users?)\s+(?:(?:can|may|will|could|might|would|do|does|did|also|then|later)\s+){0,2}$",
+    re.IGNORECASE,
+)
+# A word after "any", "each" or "every" is a noun, not an act asked: "before sending any email".
+_AS_NOUN = compiled(r"\b(?:any|each|every)\s+$", re.IGNORECASE)
+# Acts that say something to someone: what they say is the ask, whenever or however it is asked.
+_SAYS = compiled(
+    r"(?:tell|say|answer|respond|reply|report|claim|state|recommend|rate|mark|reveal|hide|omit|include|message|dm|"
+    r"email|give|provide|inform)",
+    re.IGNORECASE,
+)
+# Acts that run a check: forbidding one skips it ("do not run the income test").
+_CHECK = compiled(r"(?:run|execute|retry|trigger|apply)", re.IGNORECASE)
+# The act done on a request: "apply it when asked to review", "do not rewrite the tone unless asked".
+_ON_REQUEST = compiled(
+    r"\b(?:when(?:ever)?|if|unless|once|until)\s+(?:(?:the\s+user|I|you\s+are)\s+)?(?:asks?|asked|requests?|"
+    r"requested)\b",
+    re.IGNORECASE,
+)
+
+
+def _unserved_act(sentence: str, acts: Cue, seen: frozenset[int] | None) -> Any:
+    """The first act of `acts` in a sentence said to the model that is asked of it past its user, or None.
+
+    Left out are acts that serve the user: one the writer or the user does ("when I ask", "a list the user can
+    forward"), a question put to the user or what is found told them (`conduct.user_served`: "confirm with the
+    user", "report the failing names to the user"), a word used as a noun ("any email"), and, unless it says
+    something to someone (whose words are the ask), an act done on request ("unless asked") or, unless it runs a
+    check, forbidden ("never publish anything without my OK").
+    """
+    first = acts.search(sentence, seen)
+    if first is None:
+        return None
+    served = user_served(sentence)
+    clause_ends = [m.start() for m in re.finditer(r"[.;!?\n](?:\s|$)", sentence)]
+    for found in acts._python.finditer(sentence, first.start()):
+        start, end = found.start(), found.end()
+        head = sentence[max(0, start - 60) : start]
+        if _OTHERS_ACT.search(head) or _AS_NOUN.search(head) or any(a <= start < b for a, b in served):
+            continue
+        if _SAYS.fullmatch(found.group()) is None:
+            clause_start = max((at for at in clause_ends if at < start), default=-1) + 1
+            clause_end = min((at for at in clause_ends if at >= end), default=len(sentence))
+            if _ON_REQUEST.search(sentence, clause_start, clause_end) or (
+                _CHECK.fullmatch(found.group()) is None and _forbidden(sentence, found)
+            ):
+                continue
+        return found
+    return None
 
 
 def _heading_call(sentence: str, call: Any) -> bool:
