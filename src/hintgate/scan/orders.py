@@ -2398,8 +2398,9 @@ _SAYS = compiled(
     r"email|give|provide|inform)",
     re.IGNORECASE,
 )
-# Acts that run a check: forbidding one skips it ("do not run the income test").
-_CHECK = compiled(r"(?:run|execute|retry|trigger|apply)", re.IGNORECASE)
+# Acts that run a check or ask for the user's say: forbidding one skips it ("do not run the income test", "do not ask
+# me again").
+_CHECK = compiled(r"(?:run|execute|retry|trigger|apply|ask|request)", re.IGNORECASE)
 # The act done on a request: "apply it when asked to review", "do not rewrite the tone unless asked".
 _ON_REQUEST = compiled(
     r"\b(?:when(?:ever)?|if|unless|once|until)\s+(?:(?:the\s+user|I|you\s+are)\s+)?(?:asks?|asked|requests?|"
