@@ -14,7 +14,9 @@ held out while the rules of their round were written and are released since; bli
 written blind on 2026-12-03, were scored before that round changed any rule and then read as development sets
 while its rules were written, and blind_final53 and blind_final54, written blind the same day, were held out
 through it, as blind_final55 and blind_final56 were through its second round and blind_final59 and
-blind_final60 through its fourth (its third round's pair was not kept); blind_dev5, written blind in the seventh
+blind_final60 through its fourth (its third round's pair was not kept), and blind_final63 to blind_final66
+through the round of 2026-12-04 (its fifth round's pair, blind_final61 and blind_final62, was lost with that
+machine's state before it could be kept); blind_dev5, written blind in the seventh
 round for honest tool definitions, was read while that round's rules were written. The floors below sit
 one case under what the scan scored on each when it was added or at a round's end (raised as the rules improved,
 never lowered), so a change that loses a class there fails.
@@ -76,6 +78,10 @@ SIZES = {
     "blind_final56": 310,
     "blind_final59": 310,
     "blind_final60": 310,
+    "blind_final63": 310,
+    "blind_final64": 310,
+    "blind_final65": 310,
+    "blind_final66": 310,
 }
 SETS = tuple(SIZES)
 
@@ -184,6 +190,11 @@ FLOORS = {
     # Held out through the fourth round of 2026-12-03, added at what its last rules scored.
     "blind_final59": (0.75, 0.09, 0.85, 0.10),
     "blind_final60": (0.61, 0.06, 0.74, 0.09),
+    # Held out through the round of 2026-12-04, added at what its last rules scored.
+    "blind_final63": (0.56, 0.02, 0.79, 0.04),
+    "blind_final64": (0.75, 0.07, 0.86, 0.13),
+    "blind_final65": (0.66, 0.09, 0.80, 0.03),
+    "blind_final66": (0.58, 0.09, 0.84, 0.09),
 }
 
 
