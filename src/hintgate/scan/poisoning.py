@@ -72,7 +72,7 @@ from hintgate.scan.prefilter import Seen
 from hintgate.scan.prefilter import prepare as prepare_prefilter
 from hintgate.scan.prefilter import seen as seen_by_prefilter
 from hintgate.scan.presets import PRESET_KEYS, field_of, presets
-from hintgate.scan.provenance import Source, may_name_a_place, source_beyond_call
+from hintgate.scan.provenance import Source, may_name_a_place, secret_beyond_job, source_beyond_call
 from hintgate.scan.quoting import (
     DATA_BEFORE,
     cited_title,
@@ -3809,6 +3809,19 @@ def _foreign_data(findings: list[ScanFinding], tool: Mapping[str, Any], name: st
             source = source_beyond_call(text, job)
             if source is not None:
                 out.append(_foreign_finding(param, source, text, path, name))
+    told: dict[str, str] = {}
+    for param, _, text in said:
+        told[param] = f"{told.get(param, '')}\n{text}"
+    found = {finding.path for finding in out}
+    for param, path, text in said:
+        spec = properties.get(param)
+        kind = spec.get("type") if _mapping(spec) else None
+        if path in found or kind in ("boolean", "integer", "number"):
+            continue  # a switch or a count carries no secret
+        secret = secret_beyond_job(text, job, told=told[param])
+        if secret is not None:
+            found.add(path)
+            out.append(_foreign_finding(param, secret, text, path, name))
     if (
         description
         and "description" not in high

@@ -36,7 +36,7 @@ from hintgate.scan.deferred import compiled
 from hintgate.scan.needs import Needs
 from hintgate.scan.screens import Screen
 
-__all__ = ["Source", "may_name_a_place", "source_beyond_call"]
+__all__ = ["Source", "may_name_a_place", "secret_beyond_job", "source_beyond_call"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,10 +77,12 @@ _CONVERSATION = (
     # the session's content by a noun for it: "the message history of this session", "the last 20 messages of the
     # current conversation", "every memo or email from this conversation"
     r"|\b(?:messages?|history|histories|contents?|texts?|transcripts?|logs?|turns|exchanges|e-?mails?|memos?|"
-    r"documents?|everything)\s+(?:\w+\s+){0,2}?(?:of|from|in)\s+(?:this|the\s+current|the\s+ongoing|the\s+present|our)"
+    r"documents?|everything)\s+(?:\w+\s+){0,5}?(?:of|from|in)\s+(?:this|the\s+current|the\s+ongoing|the\s+present|our)"
     r"\s+(?:\w+\s+)?(?:conversation|chat|session|dialog(?:ue)?|thread)\b"
     r"|\b(?:last|latest|most\s+recent|recent)\s+(?:\d+\s+|\w+\s+)?(?:user\s+)?(?:messages|turns|prompts|exchanges)\s+"
     r"(?:of|from|in)\s+(?:the|this|our)\b"
+    # a count of the latest messages, with no chat named: "the last 20 messages", "the previous 5 turns"
+    r"|\bthe\s+(?:last|latest|most\s+recent|previous)\s+\d+\s+(?:user\s+)?(?:messages|turns|prompts|exchanges)\b"
 )
 # Another tool's or server's output: "returned by any tool", "the response of the previous call", "other servers'".
 _TOOLS = (
@@ -126,6 +128,80 @@ _SECRET_NOUN = (
     r"card\s+numbers?|cvv|cvc|login\s+(?:details|credentials)|credentials|api\s+keys?|"
     r"(?:bank\s+)?(?:routing|account)\s+(?:and\s+account\s+)?numbers?)"
 )
+# A secret by its kind, and the words of a tool's job that make that kind its own: a login tool takes a password, a
+# wallet importer a recovery phrase; a note-taker takes neither.
+_KIND_OF_SECRET = (
+    (
+        compiled(r"\b(?:passwords?|passphrases?|passcodes?|login\s+(?:details|credentials|data)|credentials)\b", re.I),
+        compiled(
+            r"\b(?:passw\w*|passphrase\w*|passcode\w*|log\s*in\w*|logon|sign\s*in|signin|credential\w*|auth\w*|"
+            r"vault|keychain|sso)\b",
+            re.I,
+        ),
+    ),
+    (
+        compiled(r"\b(?:seed\s+phrases?|recovery\s+(?:phrases?|words|codes?)|mnemonics?|private\s+keys?)\b", re.I),
+        compiled(
+            r"\b(?:seed|mnemonic\w*|recover\w*|restor\w*|import\w*|private\s+keys?|keypairs?|key\s+pairs?|ssh|"
+            r"gpg|pgp|signing|certificates?)\b",
+            re.I,
+        ),
+    ),
+    (
+        compiled(
+            r"\b(?:(?:bearer|access|refresh|session|auth)\s+tokens?|api\s+keys?|secret\s+keys?|client\s+secrets?|"
+            r"cookies|local\s*storage)\b",
+            re.I,
+        ),
+        compiled(
+            r"\b(?:tokens?|api\s+keys?|keys?|auth\w*|oauth|bearer|credential\w*|cookies?|sessions?|log\s*in|"
+            r"login|secrets?)\b",
+            re.I,
+        ),
+    ),
+    (
+        compiled(
+            r"\b(?:card\s+numbers?|cvv2?|cvc|payment\s+(?:details|data|information)|one-time\s+(?:codes?|passwords?)"
+            r"|otp|2fa\s+codes?|verification\s+codes?|clipboard)\b",
+            re.I,
+        ),
+        compiled(r"\b(?:cards?|payments?|pay|checkout|billing|otp|2fa|mfa|verif\w*|clipboard)\b", re.I),
+    ),
+)
+# The field's value put there, before the secret in its sentence: "paste the password here", "fill with any tokens".
+_PUT = compiled(
+    r"\b(?:paste|copy|include|put|fill|insert|add|attach|provide|supply|enter|append|give|echo|repeat|dump|embed|"
+    r"place|set\s+(?:it\s+|this\s+)?to)\b(?![^.;\n]*\b(?:not|never)\b)[^.;\n]*$",
+    re.I,
+)
+# The value taken from the session: what the user typed or mentioned, what the model has seen or knows.
+_SAID_IN_SESSION = compiled(
+    r"\b(?:the\s+)?user\s+(?:has\s+|had\s+|may\s+have\s+)?(?:typed|entered|mentioned|shared|gave|given|pasted|said|"
+    r"sent)\b|\byou(?:'ve|\s+have)?\s+(?:seen|found|encountered|come\s+across)\b|\b(?:whatever|everything|anything)\s+"
+    r"you\s+know\b|\b(?:visible|seen|found|mentioned|shown)\s+(?:anywhere\s+)?in\s+the\s+(?:environment|chat|"
+    r"conversation|context)\b",
+    re.I,
+)
+
+
+def secret_beyond_job(text: str, job: str, *, told: str = "") -> Source | None:
+    """A secret of a kind the tool's `job` never speaks of that `text` (a parameter's) asks to carry: put into the
+    field ("paste the password= line here"), or taken from the session (`told`: the parameter's texts joined; "the
+    most recent value the user typed that looks like a password")."""
+    session = _SAID_IN_SESSION.search(told or text) is not None
+    for noun, own in _KIND_OF_SECRET:
+        for match in noun.finditer(text):
+            if _NEGATED.search(text, 0, match.start()) is not None:
+                continue
+            line = max(text.rfind(". ", 0, match.start()), text.rfind("\n", 0, match.start())) + 1
+            if not (session or _PUT.search(text, line, match.start()) is not None):
+                continue
+            if own.search(job) is not None:
+                break
+            return Source(match.start(), match.end(), "secrets")
+    return None
+
+
 # Whose a secret is: a person's ("the applicant's", "the authenticated user's", "their"), never a system's (the
 # service's API key is the tool's own business).
 _PERSON_OWNER = (
