@@ -184,6 +184,10 @@ _SAID_IN_SESSION = compiled(
 )
 
 
+# A refusal earlier in the secret's sentence: what it names is kept out of the field.
+_REFUSED = compiled(r"\b(?:not|never|no|don't|avoid|without|nor)\b", re.I)
+
+
 def secret_beyond_job(text: str, job: str, *, told: str = "") -> Source | None:
     """A secret of a kind the tool's `job` never speaks of that `text` (a parameter's) asks to carry: put into the
     field ("paste the password= line here"), or taken from the session (`told`: the parameter's texts joined; "the
@@ -194,6 +198,10 @@ def secret_beyond_job(text: str, job: str, *, told: str = "") -> Source | None:
             if _NEGATED.search(text, 0, match.start()) is not None:
                 continue
             line = max(text.rfind(". ", 0, match.start()), text.rfind("\n", 0, match.start())) + 1
+            if _REFUSED.search(text, line, match.start()) is not None:
+                continue  # "do not include any sensitive data such as API keys, passwords ..."
+            if text.count('"', line, match.start()) % 2 == 1:
+                continue  # inside a quoted sample: `{"action": "Fill in the password"}` is a template's words
             if not (session or _PUT.search(text, line, match.start()) is not None):
                 continue
             if own.search(job) is not None:
