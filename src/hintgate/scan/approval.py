@@ -67,11 +67,13 @@ _APPROVAL = compiled(
     r"|(?:확인|승인|동의|허락|허가|컨펌)",
     re.IGNORECASE,
 )
+# English negation words: the plain ones `_NEGATION` counts for a duty denied, and the first of what turns the
+# approval off (`_OFF`).
+_NOT = r"not|no|never|none|nor|neither|cannot|can't|won't|don't|doesn't|didn't|isn't|aren't|shouldn't|mustn't|needn't"
 # What turns the approval off, each counted once, up to the approval's own word: a negation, a dodge, a claim that
 # it is given ("pre-approved", "treat them as approved").
 _OFF = compiled(
-    r"\b(?:not|no|never|none|nor|without|neither|cannot|can't|won't|don't|doesn't|didn't|isn't|aren't|shouldn't|"
-    r"mustn't|needn't|wouldn't|haven't|hasn't)\b|n't\b"
+    rf"\b(?:{_NOT}|without|wouldn't|haven't|hasn't)\b|n't\b"
     r"|\b(?:avoid(?:s|ed|ing)?|skip(?:s|ped|ping)?|bypass(?:es|ed|ing)?|evad(?:e|es|ed|ing)|circumvent\w*|"
     r"sidestep\w*|dodg(?:e|es|ed|ing)|rather\s+than|instead\s+of|suppress(?:es|ed|ing)?|spare[sd]?|sparing|get(?:s|ting)?\s+around|"
     r"auto-?(?:accept|approv|confirm)\w*|outside|außerhalb|fuera\s+de|en\s+dehors\s+de|hors\s+de|fora\s+d[eoa]s?|"
@@ -134,8 +136,7 @@ _DUTY = compiled(
 # A plain negation, for a duty denied ("do not require approval"): a dodge or a place ("outside the range") before a
 # duty says where it holds, not that it is off.
 _NEGATION = compiled(
-    r"\b(?:not|no|never|none|nor|neither|cannot|can't|won't|don't|doesn't|didn't|isn't|aren't|shouldn't|"
-    r"mustn't|needn't|nunca|não|nem|pas|jamais|nicht|keine?\w*|nie|niemals|non(?!-)|mai|tidak|jangan|không)\b",
+    rf"\b(?:{_NOT}|nunca|não|nem|pas|jamais|nicht|keine?\w*|nie|niemals|non(?!-)|mai|tidak|jangan|không)\b",
     re.IGNORECASE,
 )
 # An act that changes nothing, which no client asks about: "this read-only tool does not require confirmation".
