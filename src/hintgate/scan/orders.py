@@ -2423,7 +2423,7 @@ def _unserved_act(sentence: str, acts: Cue, seen: frozenset[int] | None) -> Any:
         return None
     served = user_served(sentence)
     clause_ends = [m.start() for m in re.finditer(r"[.;!?\n](?:\s|$)", sentence)]
-    for found in acts._python.finditer(sentence, first.start()):
+    for found in acts.finditer(sentence):  # its first is `first`
         start, end = found.start(), found.end()
         head = sentence[max(0, start - 60) : start]
         if _OTHERS_ACT.search(head) or _AS_NOUN.search(head) or any(a <= start < b for a, b in served):
