@@ -439,6 +439,46 @@ async def test_a_call_cancelled_while_its_approval_is_being_written_is_withdrawn
     assert await queue.listing() == []
 
 
+class _HeldBeforeWriting:
+    """A ledger whose `add` waits for the test before it writes the row; reads and settles as the store does."""
+
+    def __init__(self, ledger: Any) -> None:
+        self._ledger = ledger
+        self.asked = asyncio.Event()
+        self.release = asyncio.Event()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._ledger, name)
+
+    async def add(self, approval: PendingApproval) -> None:
+        self.asked.set()
+        await self.release.wait()
+        await self._ledger.add(approval)
+
+
+async def test_an_approval_still_being_written_is_listed_and_an_answer_to_it_waits_for_the_write(
+    store: Store,
+) -> None:
+    # A person opening the queue in that moment sees the call that waits for them, and their answer counts.
+    ledger = _HeldBeforeWriting(store.approvals)
+    queue = ApprovalQueue(ledger=ledger)  # type: ignore[arg-type]
+    waiting = _waiting(queue)
+    with anyio.fail_after(30):
+        await ledger.asked.wait()
+        assert await store.approvals.pending() == []
+        [listed] = await queue.listing()
+        answering = asyncio.ensure_future(queue.respond(listed.id, Answer.APPROVE_ONCE, actor="alice", via="api"))
+        await asyncio.sleep(0)
+        assert not answering.done()
+        ledger.release.set()
+        ended = await answering
+        outcome = await waiting
+    assert ended is not None
+    assert (ended.state, ended.won) == ("approved", True)
+    assert (outcome.approved, outcome.actor) == (True, "alice")
+    assert await queue.listing() == []
+
+
 class _RefusingWrites:
     """A ledger that cannot take new approvals (its `add` fails), and reads and settles as the store does."""
 

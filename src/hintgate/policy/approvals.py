@@ -248,6 +248,8 @@ class ApprovalQueue:
         self._background: set[asyncio.Task[Any]] = set()
         # Waiting here, though the ledger could not take them: listed and answered by this process alone.
         self._unshared: set[str] = set()
+        # Being written to the ledger: listed from this process until the ledger lists them; answers wait for it.
+        self._writing: dict[str, asyncio.Event] = {}
 
     @property
     def known(self) -> int:
@@ -261,7 +263,9 @@ class ApprovalQueue:
     async def listing(self) -> list[PendingApproval]:
         """What waits on every replica sharing the ledger (this process's own without one), oldest first.
 
-        An approval of this process that the ledger could not take is listed too: it waits here only.
+        Every approval waiting in this process is listed too: one the ledger could not take waits here only,
+        and one still being written is in the ledger a moment later (hiding it meanwhile would show a person
+        an empty queue while a call waits for them).
 
         Raises:
             HintgateError: the ledger cannot be read.
@@ -270,8 +274,9 @@ class ApprovalQueue:
             return self.pending()
         found = [self._pending.get(p.id, p) for p in await self.ledger.pending()]
         self._shared = len(found)
-        unshared = [self._pending[key] for key in self._unshared if key in self._pending]
-        return sorted(found + unshared, key=lambda p: p.created_at) if unshared else found
+        listed = {p.id for p in found}
+        here = [p for key, p in list(self._pending.items()) if key not in listed]
+        return sorted(found + here, key=lambda p: p.created_at) if here else found
 
     def get(self, approval_id: str) -> PendingApproval | None:
         """A pending approval by id."""
@@ -351,8 +356,13 @@ class ApprovalQueue:
         settled = shared = False
         # Until the ledger answers, a cancellation may land after it wrote the row: withdraw it then too.
         stored = self.ledger is not None
+        written = self._writing[approval.id] = asyncio.Event()
         try:
-            shared = stored = await self._share(approval)
+            try:
+                shared = stored = await self._share(approval)
+            finally:
+                del self._writing[approval.id]
+                written.set()
             if not shared and self.ledger is not None:
                 self._unshared.add(approval.id)
             self._changed()
@@ -515,6 +525,11 @@ class ApprovalQueue:
             NotAnApprover: `who` may not answer this approval.
             HintgateError: the ledger cannot be reached.
         """
+        writing = self._writing.get(approval_id)
+        if writing is not None:  # listed before the ledger holds it: the answer waits for the write
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(_TAKEN_WAIT):
+                    await writing.wait()
         local = self._pending.get(approval_id)
         if who is not None:
             held = local or next((p for p in await self.listing() if p.id == approval_id), None)
