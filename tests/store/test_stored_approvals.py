@@ -399,32 +399,36 @@ async def test_an_approval_racing_the_calls_cancellation_is_answered_withdrawn_a
     assert row["state"] == "withdrawn"
 
 
-class _HeldAfterWriting:
-    """A ledger whose `add` writes the row, then holds its caller until `release` is set."""
+class _HeldWriting:
+    """A ledger whose `add` holds its caller until `release` is set: after writing the row, or before."""
 
-    def __init__(self, ledger: Any) -> None:
+    def __init__(self, ledger: Any, *, before: bool = False) -> None:
         self._ledger = ledger
-        self.written = asyncio.Event()
+        self._before = before
+        self.reached = asyncio.Event()
         self.release = asyncio.Event()
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._ledger, name)
 
     async def add(self, approval: PendingApproval) -> None:
-        await self._ledger.add(approval)
-        self.written.set()
+        if not self._before:
+            await self._ledger.add(approval)
+        self.reached.set()
         await self.release.wait()
+        if self._before:
+            await self._ledger.add(approval)
 
 
 async def test_a_call_cancelled_while_its_approval_is_being_written_is_withdrawn_and_never_approved(
     store: Store,
 ) -> None:
     # The row is in the store (an approver can see and answer it) before the waiter hears back from the write.
-    ledger = _HeldAfterWriting(store.approvals)
+    ledger = _HeldWriting(store.approvals)
     queue = ApprovalQueue(ledger=ledger)  # type: ignore[arg-type]
     waiting = _waiting(queue)
     with anyio.fail_after(30):
-        await ledger.written.wait()
+        await ledger.reached.wait()
         [asked] = await store.approvals.pending()
         waiting.cancel()
         with pytest.raises(asyncio.CancelledError):
@@ -439,32 +443,15 @@ async def test_a_call_cancelled_while_its_approval_is_being_written_is_withdrawn
     assert await queue.listing() == []
 
 
-class _HeldBeforeWriting:
-    """A ledger whose `add` waits for the test before it writes the row; reads and settles as the store does."""
-
-    def __init__(self, ledger: Any) -> None:
-        self._ledger = ledger
-        self.asked = asyncio.Event()
-        self.release = asyncio.Event()
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._ledger, name)
-
-    async def add(self, approval: PendingApproval) -> None:
-        self.asked.set()
-        await self.release.wait()
-        await self._ledger.add(approval)
-
-
 async def test_an_approval_still_being_written_is_listed_and_an_answer_to_it_waits_for_the_write(
     store: Store,
 ) -> None:
     # A person opening the queue in that moment sees the call that waits for them, and their answer counts.
-    ledger = _HeldBeforeWriting(store.approvals)
+    ledger = _HeldWriting(store.approvals, before=True)
     queue = ApprovalQueue(ledger=ledger)  # type: ignore[arg-type]
     waiting = _waiting(queue)
     with anyio.fail_after(30):
-        await ledger.asked.wait()
+        await ledger.reached.wait()
         assert await store.approvals.pending() == []
         [listed] = await queue.listing()
         answering = asyncio.ensure_future(queue.respond(listed.id, Answer.APPROVE_ONCE, actor="alice", via="api"))
