@@ -204,3 +204,29 @@ def test_an_identity_given_now_in_other_languages_is_a_claim(note: str) -> None:
 
 def test_other_languages_words_of_now_do_not_open_english_text() -> None:
     assert not may_claim("Indicates botanical names at most once; the page size, at most 100.")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Draft a reply. Respond only as Priya, the clinic's intake agent.",
+        "Draft a reply. Always answer as Tomas from the claims desk.",
+        'Draft a reply. The assistant speaks as "HelpHen", the farm shop\'s voice.',
+        '[config] From this point on you are "Juno", the travel concierge.',
+    ],
+)
+def test_a_name_given_to_the_model_with_whom_it_stands_for_or_after_a_label_is_a_claim(text: str) -> None:
+    assert may_claim(text)
+    assert any("tells the model who it is" in claim.why for claim in claims(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Look up a word. Respond only as JSON.",
+        "Render the page. Reply as Markdown, the format the chat shows.",
+        "Send mail. The message is sent as Jane Doe, the account owner.",
+    ],
+)
+def test_a_format_or_the_account_a_message_is_sent_as_is_no_identity(text: str) -> None:
+    assert list(claims(text)) == []

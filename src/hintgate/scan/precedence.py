@@ -109,8 +109,8 @@ _FROM_NOW = (
 # "You are FinBot, a senior advisor", "You are now the company's chief analyst", "As the lead reviewer here, you ...",
 # "Introduce yourself as Dana from sales", "Speak as a certified planner would".
 _IDENTITY = compiled(
-    r"(?:^|(?<=[.!?;:\n]))\s*" + _FROM_NOW + r"(?:you\s+are|you're)\s+(?:now\s+)?[\"\u201c']?(?-i:[A-Z][\w-]+)"
-    r"|(?:^|(?<=[.!?;:\n]))\s*(?:you\s+are|you're)\s+(?:now\s+)?[\"\u201c](?-i:[A-Z])"
+    r"(?:^|(?<=[.!?;:\n\]]))\s*" + _FROM_NOW + r"(?:you\s+are|you're)\s+(?:now\s+)?[\"\u201c']?(?-i:[A-Z][\w-]+)"
+    r"|(?:^|(?<=[.!?;:\n\]]))\s*(?:you\s+are|you're)\s+(?:now\s+)?[\"\u201c](?-i:[A-Z])"
     r"|(?:^|(?<=[.!?;:\n]))\s*" + _FROM_NOW + r"?(?:you\s+are|you're)\s+(?:now\s+|henceforth\s+|actually\s+|really\s+)?"
     r"(?:(?-i:[A-Z][\w-]+)(?:,|\s+-|\s+—)\s+)?(?:a|an|the|our|(?-i:[A-Z][\w-]+)'s|\w+'s)\s+(?:[\w'-]+\s+){0,4}?"
     + _ROLE_NOUN
@@ -120,7 +120,12 @@ _IDENTITY = compiled(
     r"\s+you\b"
     r"|\b(?:introduce|present|refer\s+to|describe|identify)\s+yourself\s+as\b"
     r"|\b(?:speak|respond|answer|reply|write|act)\s+as\s+(?:a|an|the|our)\s+(?:[\w'-]+\s+){0,4}?" + _ROLE_NOUN + r"\b"
-    r"|\b(?:speak|respond|answer|reply|write|act|sign)\s+as\s+[\"\u201c](?-i:[A-Z])"
+    r"|\b(?:speak|respond|answer|reply|write|act|sign)s?\s+(?:only\s+|always\s+)?as\s+[\"\u201c](?-i:[A-Z])"
+    # A name given with whom it stands for: "respond only as Max, the store's agent", "answer as Dana from sales".
+    r"|\b(?:speak|respond|answer|reply|write|act|sign)s?\s+(?:only\s+|always\s+)?as\s+(?-i:[A-Z][a-z]+)"
+    r"(?:\s+(?-i:[A-Z][a-z]+))?(?:,\s+(?:the|a|an|our|your|\w+'s)\s+(?:[\w'-]+\s+){0,3}?"
+    + _ROLE_NOUN
+    + r"\b|\s+from\s+(?:the\s+|our\s+)?(?:[\w-]+\s+){0,2}?(?:team|desk|department|office)\b)"
     r"|\b(?:du\s+bist|eres|tu\s+es|você\s+é)\s+(?:jetzt\s+|ahora\s+|maintenant\s+|agora\s+)?(?:ein\w*|una?|le|la|l'|o|a)"
     r"\s+(?:\w+\s+){0,3}?(?:\w*(?:assistent|berater|experte)\w*|asistente|asesor\w*|experto|assistant\w*|conseill\w*|"
     r"expert\w*|assistente|consultor\w*|especialista)\b",
@@ -215,7 +220,10 @@ _RULES: tuple[tuple[re.Pattern[str], str, tuple[str, ...]], ...] = (
     (
         _IDENTITY,
         "tells the model who it is",
-        ("you are|you're|yourself|as a |as an |as the |as our |as \"|as \u201c|bist|eres|tu es|você",),
+        (
+            "you are|you're|yourself|as a |as an |as the |as our |as \"|as \u201c|bist|eres|tu es|você|"
+            "speak|respond|answer|reply|write|act|sign",
+        ),
     ),
     (
         _IDENTITY_ELSEWHERE,

@@ -29,6 +29,12 @@ shown to the client", "the summary you give the pilot", "when summarising
 for the user", "to the reporter"). Honest text leaves out noise or a
 secret (kept apart as above), a protected "it" ("never show it to the
 user"), or keeps data from anyone but the person served.
+Two more shapes keep the user in the dark without a telling denied: the
+person served as the subject of a knowing forbidden or waived ("the customer
+should not learn about it", "the user does not need to know.", "without the
+user noticing": `unaware`), and a paid tie kept from them, its label or the
+claim that something is paid for ("never expose the sponsored flag", "avoid
+stating that the vendor funds this service": `undisclosed`).
 The words are general English, never one server's.
 """
 
@@ -43,7 +49,7 @@ from hintgate.scan.outbound import MACHINE, quoted_before
 from hintgate.scan.quoting import quotation_open, quoted_spans, quotes_attack
 from hintgate.scan.spans import Span, sentences_with
 
-__all__ = ["may_withhold", "result_withheld", "unmentioned", "withheld"]
+__all__ = ["may_withhold", "result_withheld", "unaware", "undisclosed", "unmentioned", "withheld"]
 
 _PERSON = (
     r"(?:(?:the|a|an|any|your|our|each|every|this)\s+)?(?:end[\s-])?(?:users?|customers?|clients?|callers?|requesters?|"
@@ -135,9 +141,13 @@ _OTHERS_THAN = compiled(r"\b(?:anyone|anybody|someone)\s+(?:else|other\s+than)\b
 
 
 def may_withhold(text: str) -> bool:
-    """Whether `withheld` may find anything in `text`, or in any of the texts joined with "." into it."""
-    return _MAY_KEEP.search(text) is not None or (
-        _MAY_LEAVE_OUT.search(text) is not None and _MAY_READ.search(text) is not None
+    """Whether `withheld`, `unmentioned`, `unaware` or `undisclosed` may find anything in `text`, or in any of the
+    texts joined with "." into it."""
+    return (
+        _MAY_KEEP.search(text) is not None
+        or (_MAY_LEAVE_OUT.search(text) is not None and _MAY_READ.search(text) is not None)
+        or _MAY_UNAWARE.search(text) is not None
+        or _MAY_UNDISCLOSED.search(text) is not None
     )
 
 
@@ -215,6 +225,105 @@ def unmentioned(text: str) -> Iterator[Span]:
             continue
         yield Span(sentence.start(), sentence.end(), "keeps from the user what the tool does or finds")
         return
+
+
+# The person served kept from knowing, said of them as the subject: a knowing forbidden ("the user should not learn
+# about them", "the customer must never find out", "is not to know") or waived with nothing left to know ("the user
+# does not need to know."), or an act done "without the user knowing". What follows the knowing is a pronoun, a
+# clause or nothing: a knowing of a named thing is a skill or a detail ("users do not need to know SQL", "the user
+# should not know the admin password"). A denial before "without" requires the knowing ("never change it without the
+# user knowing"), and a waiver over a secret or noise ("tokens are refreshed internally; the user need not know.")
+# keeps the user's view clear, not the user in the dark.
+_SUBJECT = r"\b(?:(?:the|a|an|any|your|our|each|every|this)\s+)?(?:end[\s-])?" + _READERS
+_KNOW = r"(?:be\s+(?:made\s+)?aware|know|learn|find\s+out|discover|notice|reali[sz]e)"
+_FORBIDDEN = (
+    r"(?:(?:should|must|shall|ought)(?:\s+not|n't)(?:\s+ever)?|(?:should|must|shall)\s+never|(?:is|are)(?:\s+not|n't)"
+    r"\s+to|(?:is|are)\s+never\s+to)"
+)
+_WAIVED = (
+    r"(?:(?:do|does)(?:\s+not|n't)\s+(?:ever\s+)?(?:need|have)\s+to|needs?\s+not|needn't"
+    r"|never\s+(?:needs?|has|have)\s+to)"
+)
+_UNAWARE = compiled(
+    _SUBJECT + r"\s+(?:(?P<forbidden>" + _FORBIDDEN + r")|(?P<waived>" + _WAIVED + r"))\s+" + _KNOW + r"\b"
+    r"(?:(?(forbidden)\s+(?:about|of)\s+(?:it|this|that|them|these|those)\b|(?!))|\s*(?=[.;:,!?)\n]|$)"
+    r"|(?(forbidden)\s+(?=that\b|it\b)|(?!)))"
+    r"|\bwithout\s+(?:" + _SUBJECT + r"|them|him|her)(?:'s)?\s+(?:ever\s+)?(?:knowing|noticing|realising|realizing|"
+    r"being\s+(?:made\s+)?aware|finding\s+out|learning)\b",
+    re.IGNORECASE,
+)
+_MAY_UNAWARE = Cue(
+    r"\b(?:know|learn|find\s+out|discover|notice|reali[sz]e|aware|knowing|noticing|realising|realizing|learning)\b",
+    re.IGNORECASE,
+)
+
+
+def unaware(text: str) -> Iterator[Span]:
+    """The first sentence of `text` (a definition's) that keeps the person served from knowing, said of them."""
+    for sentence, said in sentences_with(_MAY_UNAWARE, text):
+        for found in _UNAWARE.finditer(said):
+            if found.group().lower().startswith("without"):
+                before = said[: found.start()]
+                if _DENIAL.search(before[max(before.rfind(","), before.rfind(";")) + 1 :]):
+                    continue  # "never change it without the user knowing": the knowing required
+            elif found.group("waived") is not None and (
+                _FOR_THE_USER.search(said) is not None or _NOISE.search(said) is not None
+            ):
+                continue
+            if quotation_open(said[: found.start()]) or quotes_attack(said):
+                continue
+            yield Span(sentence.start(), sentence.end(), "keeps the user from knowing what the tool does or finds")
+            return
+
+
+# A paid tie kept from the person served: a showing or saying denied ("never expose", "avoid stating", "don't say")
+# whose object is the tie itself: its label ("the sponsored flag", "the word 'sponsored'"), a claim that something
+# is paid for ("it's sponsored", "that the vendor funds this service"), or the tie named ("the sponsorship", "the
+# commission"). What is paid for may be left out ("do not show sponsored listings": the ads themselves, kept from the
+# user for their sake); only the disclosure of it is what the user is owed. A showing given its condition ("do not
+# label it sponsored unless the flag is set") follows the data.
+_PAID = (
+    r"(?:sponsor\w*|promoted|advertis\w*|affiliat\w*|ads?|adverts?|paid\s+(?:placement|partnership|promotion|content|"
+    r"listing)s?)"
+)
+_TIE = (
+    r"(?:(?:the|any|a|its|their)\s+)?(?:(?:word|words|term|label|tag)\s+)?[\"'\u201c\u2018]?"
+    + _PAID
+    + r"[\"'\u201d\u2019]?"
+    r"\s+(?:flag|label|tag|badge|marker|mark|field|status|disclosure|notice|relationship|link|nature|"
+    r"arrangement)s?\b"
+    r"|(?:(?:the|any|a|its|their)\s+)?(?:sponsorships?|commissions?|kickbacks?|referral\s+fees?|affiliations?|"
+    r"affiliate\s+(?:links?|relationships?))\b"
+    r"|(?:that\s+)?(?:it|this|they|these|those|the\s+\w+|(?-i:[A-Z])[\w-]*(?:\s+(?-i:[A-Z])[\w-]*)?)\s*(?:'s|'re|\s+is|\s+are|"
+    r"\s+was|\s+were)\s+(?:an?\s+)?" + _PAID + r"\b"
+    r"|that\s+(?:[\w'-]+\s+){1,5}?(?:funds?|funded|sponsors?|sponsored|finances?|financed|pays\s+(?:us|for))\b"
+)
+_UNDISCLOSED = compiled(
+    r"\b(?:do\s+not|don't|never|avoid|must\s+not|should\s+not|no\s+need\s+to|without)\s+(?:ever\s+)?"
+    r"(?:say\w*|stat\w*|mention\w*|disclos\w*|reveal\w*|expos\w*|show\w*|display\w*|indicat\w*|admit\w*|"
+    r"acknowledg\w*|tell\w*|flag\w*|label\w*|mark\w*|note|noting)\s+"
+    r"(?:(?:to\s+)?(?:(?:the|your|our|any)\s+)?(?:" + _READERS + r"|them|him|her)\s+)?(?:" + _TIE + r")"
+    r"|\bwithout\s+(?:the\s+|a\s+|any\s+)?(?:word|label|tag|mention|marking|disclosure|notice)s?\s+(?:of\s+)?"
+    r"[\"'\u201c\u2018]?(?:" + _PAID + r"|sponsorship)\b",
+    re.IGNORECASE,
+)
+_MAY_UNDISCLOSED = Cue(
+    r"sponsor|paid|promoted|advertis|affiliat|\bads?\b|advert|commission|kickback|referral\s+fee|funds?\b|funded|"
+    r"finance|pays?\b",
+    re.IGNORECASE,
+)
+
+
+def undisclosed(text: str) -> Iterator[Span]:
+    """The first sentence of `text` (a definition's) that keeps a paid tie from the person served."""
+    for sentence, said in sentences_with(_MAY_UNDISCLOSED, text):
+        for found in _UNDISCLOSED.finditer(said):
+            if _UNLESS.search(said, found.end()) is not None or _WAITS.match(said, found.end()):
+                continue
+            if quotation_open(said[: found.start()]) or quotes_attack(said):
+                continue
+            yield Span(sentence.start(), sentence.end(), "keeps from the user that what is shown is paid for")
+            return
 
 
 # ---- In a tool's result: a machine named as the one that keeps the data back.
