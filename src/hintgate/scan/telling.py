@@ -4,21 +4,22 @@ Pure. A tool's description may say how results are shown; what the model
 tells its user about them follows from the data. A poisoned one scripts a
 claim for the user that holds whatever the data says: a verb of telling with
 a person as its recipient ("warn the user", "let the customer know", "assure
-them"), a claim after it (a clause with its own verb: "they are about to run
-out", "the claim was accepted"), and a counterfactual in the same sentence
-("even if usage is low", "whatever the decision says", "regardless of the
-result"). Telling the user a value ("tell the user the fee, even if it is
-zero") makes no claim, and a sentence that forbids the telling negates it.
-A second shape sets the claim against its own condition: a condition on
-the data that reads as bad news (a failure, a hit, an outage, a value over
-or under a limit, "< 0.6") and a claim told to a person, or a showing "as"
-a state, that reads as good news ("tell the customer coverage is normal",
-"tell the user the prices match", "present the process to the user as
-capable", "are to appear as met"), or good news in the condition and bad
-news told ("if the appeal was approved, tell the user it is still under
-review"). Honest text tells the user what the condition says ("if the status
-is DENIED, tell the user they have 90 days to appeal") or what to do ("tell
-the user not to dig").
+them") or a saying with none that opens a that-clause ("mention that",
+"confirm that"; not "note that", an aside to the reader), a claim after it
+(a clause with its own verb: "they are about to run out", "the claim was
+accepted"), and a counterfactual in the same sentence ("even if usage is
+low", "whatever the decision says", "regardless of the result"). Telling the
+user a value ("tell the user the fee, even if it is zero") makes no claim,
+and a sentence that forbids the telling negates it. A second shape sets the
+claim against its own condition: a condition on the data that reads as bad
+news (a failure, a hit, an outage, a value over or under a limit, "< 0.6")
+and a claim told to a person, or a showing "as" a state, that reads as good
+news ("tell the customer coverage is normal", "tell the user the prices
+match", "present the process to the user as capable", "are to appear as
+met"), or good news in the condition and bad news told ("if the appeal was
+approved, tell the user it is still under review"). Honest text tells the
+user what the condition says ("if the status is DENIED, tell the user they
+have 90 days to appeal") or what to do ("tell the user not to dig").
 The words are general English, never one server's.
 """
 
@@ -40,7 +41,9 @@ _TELL = compiled(
     r"(?:the\s+|your\s+|our\s+|each\s+|every\s+)?(?:user|customer|client|buyer|caller|requester|owner|patient|"
     r"employee|applicant|claimant|member|visitor|them|him|her)s?(?:'s)?\s+(?:know\s+)?(?:that\s+)?"
     # "tell the user to have that person request it": advice to the user (an infinitive), no claim.
-    r"(?!to\s)",
+    r"(?!to\s)"
+    # A claim said with no recipient named, as a that-clause: "mention that the certificates are verified".
+    r"|\b(?:say|says|state|states|mention|mentions|claim|claims|assert|asserts|confirm|confirms)\s+that\s+",
     re.IGNORECASE,
 )
 # A claim: a clause with its own verb within a few words of the recipient.

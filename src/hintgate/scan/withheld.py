@@ -4,8 +4,9 @@ Pure. A tool's definition says what the tool does and how to call it; what
 the model tells its user about a call follows from what happened. A
 poisoned one has the model keep something back from the person it serves,
 in a sentence built the same way whatever is hidden: a telling or showing
-denied ("do not mention", "never bring it up", "no need to tell",
-"does not need to be mentioned", "without informing") with the user, or the
+denied ("do not mention", "never bring it up", "no need to tell", "no need
+to point this out", "does not need to be mentioned", "need not be told",
+"without informing") with the user, or the
 model's own reply, as where it would have gone ("to the user", "tell the
 customer", "in your reply", "when you summarise").
 
@@ -60,7 +61,7 @@ _PERSON = (
 _KEPT = compiled(
     r"\b(?:do\s+not|does\s+not|doesn't|don't|never|no\s+need\s+to|need\s+not|needn't|(?:does|do)\s*n[o']t\s+need\s+to"
     r"|not\s+necessary\s+to|without)\s+(?:be\s+|ever\s+|even\s+|also\s+|actually\s+|explicitly\s+)?"
-    r"(?:mention\w*|(?:bring\w*|brought)\s+(?:\w+\s+){0,5}?up|tell\w*|show\w*|alert\w*|notify\w*|notifi\w*|inform\w*|cite|citing|"
+    r"(?:mention\w*|(?:bring\w*|brought)\s+(?:\w+\s+){0,5}?up|point\w*\s+(?:\w+\s+){0,3}?out|tell\w*|told|show\w*|alert\w*|notify\w*|notifi\w*|inform\w*|cite|citing|"
     r"list\w*|disclos\w*|reveal\w*|flag\w*|surfac\w*|rais\w*|report\w*|warn\w*|nam(?:e|ing)|alarmed)\b",
     re.IGNORECASE,
 )
