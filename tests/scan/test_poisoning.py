@@ -2108,7 +2108,13 @@ def test_a_text_is_not_withheld_as_unscanned_for_the_time_the_scan_spends_buildi
     cold_scan(60.0)  # what only a first build of these engines builds besides them
     _, building = cold_scan(60.0)
     budget = building / 3  # the builds alone take three times the budget; the text's own work, a fraction of it
-    cold, built = cold_scan(budget)
-    assert built > budget
-    assert cold == warm
-    assert not any("not scanned" in message for message in cold)
+    # CPU time measured on a loaded machine varies between builds: the case holds when a build outlasted the
+    # budget, which three tries see (each try's text must come out whole regardless).
+    for _ in range(3):
+        cold, built = cold_scan(budget)
+        assert cold == warm
+        assert not any("not scanned" in message for message in cold)
+        if built > budget:
+            break
+    else:
+        pytest.fail(f"no build of the engines outlasted the budget of {budget:.3f} s: the case was never made")
