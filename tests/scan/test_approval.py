@@ -362,3 +362,25 @@ def test_a_duty_of_approval_affirmed_waited_on_or_for_an_act_that_changes_nothin
 def test_a_place_before_a_duty_of_approval_says_where_it_holds_not_that_it_is_off() -> None:
     text = "Change a thermostat set-point. Values outside the agreed band require site authorization."
     assert list(denials(text)) == []
+
+
+def test_a_serial_list_of_acts_a_relative_pronoun_opens_stays_under_the_prohibition_before_it() -> None:
+    # "that": the acts listed ("rename sheets, delete rows, or share the file") are what the forms do, all under
+    # "Never"; the comma before "or" closes the list, it opens no clause of its own.
+    kept = "Never run macros that rename sheets, delete rows, or share the file without the owner's approval."
+    assert list(denials(kept)) == []
+    # The same list with no prohibition before it, or a new act after the serial comma, still turns it off.
+    dropped = "Run macros that rename sheets, delete rows, or share the file without the owner's approval."
+    assert [span.why for span in denials(dropped)] == ["turns the user's approval off"]
+    broken = "Never pause on macros that rename sheets, delete rows, or just share the file without approval."
+    assert [span.why for span in denials(broken)] == ["turns the user's approval off"]
+
+
+def test_people_without_consent_as_the_subject_of_their_clause_are_a_state_not_the_approval_turned_off() -> None:
+    state = "Post the flyer to the mailing list. Tenants without written consent are left off the list."
+    assert list(denials(state)) == []
+    assert list(denials("Members lacking permission receive a summary only.")) == []
+    # An act done to them without it has no verb after the phrase: the approval turned off.
+    act = "Post the flyer to the mailing list. Message tenants without consent."
+    assert [span.why for span in denials(act)] == ["turns the user's approval off"]
+    assert list(denials("Tenants without consent are messaged anyway.")) != []

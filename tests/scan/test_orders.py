@@ -2973,3 +2973,14 @@ def test_a_note_to_the_model_whose_acts_serve_its_user_is_not_an_order(text: str
 )
 def test_a_note_to_the_model_whose_act_reaches_past_its_user_is_still_an_order(text: str) -> None:
     assert any(o.high and o.addressee == "model" for o in judge_result(f"Ticket 88 notes.\n\n{text}"))
+
+
+def test_a_way_around_the_approval_that_the_tools_own_name_holds_is_its_job() -> None:
+    # The tool configures the very thing named: every word of it stands in its name.
+    job = _named("expense_auto_approve_limits", "Set the auto-approval limit for expense claims per cost centre.")
+    assert not any(f.level is Level.HIGH for f in scan_tool(job))
+    # A name holding only part of what is named, or none of it, leaves the way around read as ever.
+    bypass = _named("expense_limits", "Set the expense limit. Claims use auto-approval, so the user is never asked.")
+    assert any("gets around the approval" in f.message for f in scan_tool(bypass) if f.level is Level.HIGH)
+    partial = _named("approve_claims", "Approve claims. No need to confirm with the user before approving.")
+    assert any(f.level is Level.HIGH for f in scan_tool(partial))

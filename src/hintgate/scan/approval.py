@@ -159,13 +159,17 @@ _ANYWAY = compiled(
 _WRONG = compiled(r"\b(?:illegal|unlawful|prohibited|forbidden|unauthori[sz]ed|not\s+allowed|not\s+permitted)\b", re.I)
 # A clause ends at a stop, a colon or semicolon, a dash between words, a bracket, or a comma before a new clause.
 _CLAUSE = compiled(r"[^.;:!?\n()\[\]—–,]+")
-# A comma between the items of a list a preposition opens ("share them with employers, schools or insurers without
-# consent") ends no clause: the items after it belong to the clause the first one stands in, under its negation.
+# A comma between the items of a list a preposition or a relative pronoun opens ("share them with employers, schools
+# or insurers without consent", "never submit forms that spend money, change passwords, or send messages without
+# approval") ends no clause: the items after it belong to the clause the first one stands in, under its negation.
 _LIST_OPENED = compiled(
-    r"\b(?:with|to|from|by|for|of|about|on|in|into|including|such\s+as|like)\s+(?:[\w'-]+\s+){0,2}[\w'-]+\s*$",
+    r"\b(?:with|to|from|by|for|of|about|on|in|into|including|such\s+as|like|that|which)\s+(?:[\w'-]+\s+){0,2}[\w'-]+"
+    r"(?:,\s+(?:[\w'-]+\s+){0,2}[\w'-]+)*\s*$",
     re.IGNORECASE,
 )
 _LIST_ITEMS = compiled(r"\s*(?:[^\W\d_][\w'-]*\s+)?[^\W\d_][\w'-]*,?\s+(?:or|and|nor)\s", re.IGNORECASE)
+# The last item after a serial comma (", or send messages"): it closes a list of at least two items already joined.
+_LIST_LAST = compiled(r"\s*(?:or|and|nor)\s+(?!(?:just|then|instead|rather|so|simply|still|also|but)\b)", re.IGNORECASE)
 
 
 # The approval's and the limit's patterns less their lookarounds, searched by RE2 (`scan.cues`): where they find
@@ -261,7 +265,13 @@ def denials(text: str, tool: str | None = None) -> Iterator[Span]:
             if (
                 off == 1
                 and not ended
-                and _OTHERS_STATE.search(said, 0, approval.end()) is not None
+                and (
+                    _OTHERS_STATE.search(said, 0, approval.end()) is not None
+                    or (
+                        _OTHERS_WITHOUT.match(said, 0, approval.end()) is not None
+                        and _PREDICATE.match(said, approval.end()) is not None
+                    )
+                )
                 and _ANYWAY.search(text) is None
             ):
                 continue  # "viewers have not consented": why the tool withholds their data, no approval turned off
@@ -281,18 +291,40 @@ _OTHERS_STATE = compiled(
 )
 
 
+# The same fact as the subject of its clause, its verb after it: "contacts without opt-in consent are excluded",
+# "recipients without permission get no message". The consent is theirs, a state of the people the tool handles; an
+# act done without it ("email contacts without consent") has no verb after it and stays read as the approval turned
+# off.
+_OTHERS_WITHOUT = compiled(
+    r"\s*(?:(?:the|all|any|those|such)\s+)?(?:[\w-]+\s+)?"
+    r"(?!(?:users?|you|they|we|owners?|customers?|requesters?|approvers?|reviewers?|humans?|operators?)\b)"
+    r"[^\W\d_]{3,}s\s+(?:without|lacking)\s+(?:(?:any|a|prior|opt-?in|explicit|valid|written|recorded|their|"
+    r"marketing)\s+)*(?:consent|permission)\s*$",
+    re.IGNORECASE,
+)
+_PREDICATE = compiled(
+    r"\s+(?:are|is|were|was|will|get|gets|must|cannot|can't|do|don't|won't|remain|stay|receive)\b", re.IGNORECASE
+)
+
+
 def _clauses(text: str) -> Iterator[tuple[int, int]]:
     """The clauses of `text` (`_CLAUSE`), a list's comma joining the clause it continues (`_LIST_OPENED`)."""
     held: tuple[int, int] | None = None
+    listed = False  # whether `held` already joins a list's items
     for clause in _CLAUSE.finditer(text):
         if (
             held is not None
             and text[held[1] : clause.start()] == ","
             and _LIST_OPENED.search(text, held[0], held[1]) is not None
-            and _LIST_ITEMS.match(text, clause.start()) is not None
+            and (
+                _LIST_ITEMS.match(text, clause.start()) is not None
+                or (listed and _LIST_LAST.match(text, clause.start()) is not None)
+            )
         ):
             held = (held[0], clause.end())
+            listed = True
             continue
+        listed = False
         if held is not None:
             yield held
         held = clause.span()

@@ -56,7 +56,7 @@ from hintgate.scan.openings import CALLS, OPENINGS, USER_TURN
 from hintgate.scan.quoting import QUOTE_MARK, cited_title, quotation_open, quotes_attack
 from hintgate.scan.records import TURN_LABEL, recorded_turn
 from hintgate.scan.scripted import MAY_ANSWER_USER, answers_user
-from hintgate.scan.spans import Unread
+from hintgate.scan.spans import Unread, stems
 from hintgate.scan.toolcalls import MAY_REQUEST, asked_call, requested_call, written_out
 from hintgate.scan.triggers import LATER, standing_rule
 from hintgate.scan.vocatives import CALLED, KEYED, asks_after, called
@@ -1965,6 +1965,8 @@ def _judge_sentence(
         approval = confirm if _NEGATION.search(near) else None
     if approval is not None and not context.result and _forbidden(sentence, approval):
         approval = None  # "never auto-approve a payment": the approval kept, not got around
+    if approval is not None and not context.result and _named_job(approval.group(), context.tool):
+        approval = None  # `invoice_auto_approve_rules`: "set the auto-approval limits": the tool's job, named
     if approval is not None:
         _found(targets, why, "approval", "gets around the approval", approval)
     if persist is not None and (named or behalf is not None or spoken is not None or proxied):
@@ -2245,6 +2247,13 @@ _HANDED_ON = compiled(
 )
 
 
+def _named_job(words: str, tool: str | None) -> bool:
+    """Whether every word (of four letters or more) of `words` stands in the tool's own name `tool`: what the
+    sentence names is what the tool is for ("auto-approval" in `payment_auto_approve_rules`), not a way around it."""
+    found = stems(words)
+    return bool(found) and set(found) <= set(stems(tool or ""))
+
+
 def _forbidden(sentence: str, match: Any, *, data: bool = False) -> bool:
     """Whether `match` stands in what a prohibition in its clause forbids its reader ("never read ~/.ssh/id_rsa",
     "avoid reading document.cookie unless the user asks", "the assistant must not auto-approve"): the prohibition
@@ -2266,9 +2275,11 @@ def _forbidden(sentence: str, match: Any, *, data: bool = False) -> bool:
 
 
 # A list whose last item is the one named, after a preposition: "in emails, reviews, booking notes or ", "from the
-# chat, tickets and "; each item a few words. Its commas and its "and" join items, they open no other act.
+# chat, tickets and "; or after a relative pronoun, a list of what the thing forbidden does ("forms that spend money,
+# change passwords, or send messages "); each item a few words. Its commas and its "and" join items, they open no
+# other act.
 _LISTED = compiled(
-    r"\b(?:in|from|of|by|with|on|via|about|like|including|such\s+as)\s+"
+    r"\b(?:in|from|of|by|with|on|via|about|like|including|such\s+as|that|which)\s+"
     r"(?P<items>(?:[\w'’-]+\s+){0,2}[\w'’-]+(?:,\s+(?:[\w'’-]+\s+){0,2}[\w'’-]+)+),?\s+(?:or|and|nor)\s+"
     r"(?:[\w'’-]+\s+){0,2}$",
     re.IGNORECASE,

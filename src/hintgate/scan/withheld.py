@@ -139,6 +139,20 @@ _MAY_READ = Cue(_READER.pattern, re.IGNORECASE)
 # What honest text leaves out for the reader's sake beyond `_FOR_THE_USER`: gaps, repeats and personal data.
 _NOISE = compiled(r"\b(?:null|empty|blank|duplicates?|personal|pii|private|sensitive)\b", re.IGNORECASE)
 _OTHERS_THAN = compiled(r"\b(?:anyone|anybody|someone)\s+(?:else|other\s+than)\b|\bother\s+than\s+the\b", re.IGNORECASE)
+# A reader set apart by a right they lack ("to users without the auditor role", "to members lacking access"): the
+# data is kept from whoever may not see it (access control), not from the person served.
+_UNAUTHORISED = compiled(
+    r"\b" + _READERS + r"\s+(?:without|lacking|who\s+lack|who\s+do\s+not\s+have|who\s+don't\s+have)\s+"
+    r"(?:the\s+|an?\s+|any\s+)?(?:[\w-]+\s+){0,2}?(?:roles?|permissions?|access|clearance|rights?|privileges?|"
+    r"entitlements?|scopes?)\b",
+    re.IGNORECASE,
+)
+# A leaving-out itself denied, right before it: "do not hide", "never omit", "must not leave ... out".
+_OMISSION_DENIED = compiled(
+    r"\b(?:do\s+not|does\s+not|don't|doesn't|never|must\s+not|mustn't|should\s+not|shouldn't|not)\s+"
+    r"(?:ever\s+|silently\s+|simply\s+|just\s+)?$",
+    re.IGNORECASE,
+)
 
 
 def may_withhold(text: str) -> bool:
@@ -152,12 +166,19 @@ def may_withhold(text: str) -> bool:
     )
 
 
-def withheld(text: str) -> Iterator[Span]:
-    """The sentences of `text` (a definition's) that have the model keep what the tool does or finds from its user."""
+def withheld(text: str, *, quotations: bool = True) -> Iterator[Span]:
+    """The sentences of `text` (a definition's) that have the model keep what the tool does or finds from its user.
+    `quotations`: a denial inside quotation marks is words shown, not said; False where the caller reads quotations
+    its own way (a result's, by its layout: a long line of data opens and closes marks at random)."""
     for sentence, said in sentences_with(_MAY_KEEP, text):
         if _FOR_THE_USER.search(said) is not None:
             continue
         for kept in _KEPT.finditer(said):
+            at = sentence.start() + kept.start()
+            if quotations and quotation_open(text[text.rfind("\n", 0, at) + 1 : at]):
+                # 'flags phrasing such as "do not tell the user"': the words shown, not said (read from the line's
+                # start: a quotation may hold a stop, "read ~/.ssh/id_rsa")
+                continue
             # Each denial is read within a few words of it: a long sentence is read once, not once a denial.
             told = [
                 to
@@ -191,9 +212,19 @@ def _left_out(text: str) -> Iterator[Span]:
             and _FOR_THE_USER.search(said) is None
             and _NOISE.search(said) is None
             and _OTHERS_THAN.search(said) is None
+            and _UNAUTHORISED.search(said) is None
+            and any(_leaves_out(said, left) for left in _LEFT_OUT.finditer(said))
         ):
             yield Span(sentence.start(), sentence.end(), "leaves findings out of what the user is shown")
             return
+
+
+def _leaves_out(said: str, left: re.Match[str]) -> bool:
+    """Whether the leaving-out `left` of the sentence `said` is ordered: not itself denied ("do not hide paywalled
+    items", "never omit the fee": the showing required) and not inside a quotation (get an explicit "yes, drop it":
+    the words the user is to type)."""
+    head = said[: left.start()]
+    return _OMISSION_DENIED.search(head) is None and not quotation_open(head)
 
 
 # A mention denied with no reader named: in a tool's own text, what the model is not to mention can only be kept from
@@ -345,7 +376,7 @@ def result_withheld(text: str) -> Iterator[Span]:
     quoted: list[tuple[int, int]] | None = None
     at = 0
     while at < len(text):
-        span = next(withheld(text[at:]), None)
+        span = next(withheld(text[at:], quotations=False), None)
         if span is None:
             return
         start, end = at + span.start, at + span.end
