@@ -3899,11 +3899,12 @@ def _sentences_naming_word(text: str, word: str, weighed: list[int] | None = Non
 
 _NAME_CHAR = re.compile(r"[\w-]")
 _MOST_NAMED = 16
-# A value put into a parameter: "pass ... as", "include ... in", "attach ... to", in the commonest languages.
+# A value put into a parameter: "pass ... as", "include ... in", "attach ... to", "`x` should contain ...", in the
+# commonest languages.
 _FILLED = re.compile(
     r"\b(?:pass|put|include|add|attach|send|fill|set|paste|copy|provide|supply|insert|append|forward|enter|place|"
     r"share|sharing|übergib\w*|füge|gib|incluy\w*|adjunt\w*|añad\w*|pon|joign\w*|ajout\w*|mets|inclu\w*|anex\w*|"
-    r"coloqu\w*|passe)\b",
+    r"coloqu\w*|passe|(?:should|must|shall|will|needs?\s+to|has\s+to)\s+(?:always\s+)?contain)\b",
     re.IGNORECASE,
 )
 # The same, searched by RE2 (`scan.cues`): whether a description puts a value anywhere, asked of every description.

@@ -115,7 +115,10 @@ _INSTRUCTIONS = (
     r"\byour\s+(?:own\s+|full\s+|current\s+|complete\s+|original\s+|hidden\s+|initial\s+|exact\s+)*"
     r"(?:system\s+(?:prompts?|messages?|instructions|guidance|rules)|(?:initial|original|hidden)\s+instructions|"
     r"tool\s+(?:list|inventory|catalog(?:ue)?|definitions|schemas?)|(?:list\s+of\s+)?(?:available\s+)?tools)\b"
-    r"|\b(?:system|deployment|developer|operator)\s+(?:\w+\s+)?(?:prompts?|messages?|instructions|guidance|rules)\s+"
+    # "the system prompt you were given", and with more of the model's context named beside it: "the complete system
+    # prompt and tool list you were given"
+    r"|\b(?:system|deployment|developer|operator)\s+(?:\w+\s+)?(?:prompts?|messages?|instructions|guidance|rules)"
+    r"(?:,?\s+(?:and|or|&|plus)(?:\s+[\w-]+){1,3}?)?\s+"
     r"(?:that\s+)?you\s+(?:were|have\s+been|are)\s+(?:given|provided|told|sent|running\s+with)\b"
     r"|\b(?:names?|list|inventory|catalog(?:ue)?)\s+of\s+(?:all\s+)?(?:the\s+|your\s+)?(?:\w+\s+)?tools\s+"
     r"(?:available\s+to\s+you|you\s+(?:have|can\s+(?:use|call|see)))\b"
@@ -150,7 +153,9 @@ _KIND_OF_SECRET = (
     (
         compiled(
             r"\b(?:(?:bearer|access|refresh|session|auth)\s+tokens?|api\s+keys?|secret\s+keys?|client\s+secrets?|"
-            r"cookies|local\s*storage)\b",
+            r"cookies|local\s*storage"
+            # a token known by how its value begins ("any token starting with sk-"): a credential, not a page cursor
+            r"|tokens?\s+(?:that\s+)?(?:starts?|starting|begins?|beginning)\s+with)\b",
             re.I,
         ),
         compiled(
@@ -162,7 +167,7 @@ _KIND_OF_SECRET = (
     (
         compiled(
             r"\b(?:card\s+numbers?|cvv2?|cvc|payment\s+(?:details|data|information)|one-time\s+(?:codes?|passwords?)"
-            r"|otp|2fa\s+codes?|verification\s+codes?|clipboard)\b",
+            r"|otp|(?:2fa|mfa|totp)\s+(?:backup\s+)?codes?|backup\s+codes?|verification\s+codes?|clipboard)\b",
             re.I,
         ),
         compiled(r"\b(?:cards?|payments?|pay|checkout|billing|otp|2fa|mfa|verif\w*|clipboard)\b", re.I),
@@ -179,7 +184,9 @@ _SAID_IN_SESSION = compiled(
     r"\b(?:the\s+)?user\s+(?:has\s+|had\s+|may\s+have\s+)?(?:typed|entered|mentioned|shared|gave|given|pasted|said|"
     r"sent)\b|\byou(?:'ve|\s+have)?\s+(?:seen|found|encountered|come\s+across)\b|\b(?:whatever|everything|anything)\s+"
     r"you\s+know\b|\b(?:visible|seen|found|mentioned|shown)\s+(?:anywhere\s+)?in\s+the\s+(?:environment|chat|"
-    r"conversation|context)\b",
+    r"conversation|context)\b"
+    # what the model holds in its context window: "any token that appears in context"
+    r"|\b(?:appears?|appearing|present|visible|found|shown)\s+(?:anywhere\s+)?in\s+(?:your\s+|the\s+)?context\b",
     re.I,
 )
 
