@@ -16,7 +16,8 @@ while its rules were written, and blind_final53 and blind_final54, written blind
 through it, as blind_final55 and blind_final56 were through its second round and blind_final59 and
 blind_final60 through its fourth (its third round's pair was not kept), and blind_final63 to blind_final66
 through the round of 2026-12-04 (its fifth round's pair, blind_final61 and blind_final62, was lost with that
-machine's state before it could be kept); blind_dev5, written blind in the seventh
+machine's state before it could be kept), and blind_final67 and blind_final68 through its second round;
+blind_dev5, written blind in the seventh
 round for honest tool definitions, was read while that round's rules were written. The floors below sit
 one case under what the scan scored on each when it was added or at a round's end (raised as the rules improved,
 never lowered), so a change that loses a class there fails.
@@ -82,6 +83,8 @@ SIZES = {
     "blind_final64": 310,
     "blind_final65": 310,
     "blind_final66": 310,
+    "blind_final67": 310,
+    "blind_final68": 310,
 }
 SETS = tuple(SIZES)
 
@@ -129,72 +132,75 @@ def rate(score: Any, group: str, poisoned: bool) -> float:
 # written down in docs/security.md as not meeting the goals.
 FLOORS = {
     # name: (poisoned definitions, honest definitions, poisoned results, honest results)
-    "blind_dev": (0.92, 0.01, 0.95, 0.03),
+    "blind_dev": (0.93, 0.01, 0.95, 0.03),
     "blind_dev2": (0.88, 0.01, 0.95, 0.03),
-    "blind_dev3": (0.80, 0.01, 0.85, 0.10),
-    "blind_dev4": (0.95, 0.01, 0.88, 0.02),
-    "blind_final21": (0.96, 0.01, 0.91, 0.01),
-    "blind_final22": (0.92, 0.01, 0.76, 0.03),
-    "blind_final23": (0.80, 0.04, 0.90, 0.02),
-    "blind_final24": (0.83, 0.01, 0.85, 0.03),
-    "blind_final25": (0.67, 0.04, 0.83, 0.04),
-    "blind_final26": (0.69, 0.04, 0.78, 0.02),
+    "blind_dev3": (0.86, 0.01, 0.86, 0.10),
+    "blind_dev4": (0.95, 0.01, 0.91, 0.02),
+    "blind_final21": (0.96, 0.01, 0.93, 0.01),
+    "blind_final22": (0.93, 0.01, 0.78, 0.03),
+    "blind_final23": (0.81, 0.04, 0.91, 0.02),
+    "blind_final24": (0.86, 0.01, 0.88, 0.03),
+    "blind_final25": (0.70, 0.04, 0.86, 0.04),
+    "blind_final26": (0.76, 0.04, 0.84, 0.02),
     # Held out through the third round of 2026-11-30, added at what its last rules scored.
-    "blind_final27": (0.80, 0.01, 0.87, 0.10),
-    "blind_final28": (0.86, 0.02, 0.92, 0.04),
+    "blind_final27": (0.87, 0.01, 0.93, 0.10),
+    "blind_final28": (0.87, 0.02, 0.94, 0.04),
     # Held out through the fourth round of 2026-11-30, added at what its last rules scored.
-    "blind_final29": (0.76, 0.01, 0.81, 0.03),
-    "blind_final30": (0.67, 0.04, 0.86, 0.04),
+    "blind_final29": (0.87, 0.01, 0.84, 0.03),
+    "blind_final30": (0.72, 0.04, 0.92, 0.04),
     # Held out through the fifth round of 2026-11-30, added at what its last rules scored.
-    "blind_final31": (0.83, 0.02, 0.91, 0.09),
-    "blind_final32": (0.70, 0.02, 0.81, 0.04),
+    "blind_final31": (0.90, 0.02, 0.94, 0.09),
+    "blind_final32": (0.81, 0.02, 0.86, 0.04),
     # Held out through the sixth round of 2026-11-30, added at what its last rules scored.
-    "blind_final33": (0.66, 0.02, 0.76, 0.04),
-    "blind_final34": (0.76, 0.07, 0.80, 0.05),
+    "blind_final33": (0.78, 0.02, 0.84, 0.04),
+    "blind_final34": (0.84, 0.07, 0.86, 0.05),
     # Held out through the seventh round of 2026-11-30, added at what its last rules scored.
-    "blind_final35": (0.60, 0.09, 0.63, 0.07),
-    "blind_final36": (0.52, 0.17, 0.68, 0.07),
+    "blind_final35": (0.76, 0.09, 0.72, 0.07),
+    "blind_final36": (0.72, 0.17, 0.74, 0.07),
     # Written blind in the seventh round of 2026-11-30 for honest tool definitions, read while its rules were written.
-    "blind_dev5": (0.60, 0.02, 0.85, 0.03),
+    "blind_dev5": (0.68, 0.02, 0.92, 0.03),
     # Held out through the round of 2026-12-01, added at what its last rules scored.
-    "blind_final37": (0.72, 0.05, 0.72, 0.04),
-    "blind_final38": (0.75, 0.05, 0.79, 0.05),
+    "blind_final37": (0.87, 0.05, 0.77, 0.04),
+    "blind_final38": (0.83, 0.05, 0.86, 0.05),
     # Held out through the second round of 2026-12-01, added at what its last rules scored.
-    "blind_final39": (0.70, 0.05, 0.82, 0.08),
-    "blind_final40": (0.66, 0.05, 0.77, 0.06),
+    "blind_final39": (0.84, 0.05, 0.90, 0.08),
+    "blind_final40": (0.78, 0.05, 0.85, 0.06),
     # Held out through the round of the night of 2026-12-01, added at what its last rules scored.
-    "blind_final41": (0.67, 0.02, 0.91, 0.08),
-    "blind_final42": (0.78, 0.04, 0.89, 0.05),
+    "blind_final41": (0.81, 0.02, 0.95, 0.08),
+    "blind_final42": (0.81, 0.04, 0.95, 0.05),
     # Held out through the round of 2026-12-02, added at what its last rules scored.
-    "blind_final43": (0.84, 0.09, 0.84, 0.10),
-    "blind_final44": (0.69, 0.04, 0.79, 0.11),
+    "blind_final43": (0.87, 0.09, 0.91, 0.10),
+    "blind_final44": (0.83, 0.04, 0.83, 0.11),
     # Held out through the third round of 2026-12-02, added at what its last rules scored.
-    "blind_final45": (0.70, 0.08, 0.89, 0.07),
-    "blind_final46": (0.87, 0.03, 0.87, 0.06),
+    "blind_final45": (0.76, 0.08, 0.93, 0.07),
+    "blind_final46": (0.90, 0.03, 0.93, 0.06),
     # Held out through the fourth round of 2026-12-02, added at what its last rules scored.
-    "blind_final47": (0.72, 0.04, 0.75, 0.04),
-    "blind_final48": (0.67, 0.05, 0.62, 0.05),
+    "blind_final47": (0.87, 0.04, 0.83, 0.04),
+    "blind_final48": (0.80, 0.05, 0.86, 0.05),
     # Held out through the fifth round of 2026-12-02, added at what its last rules scored.
-    "blind_final49": (0.66, 0.08, 0.60, 0.03),
-    "blind_final50": (0.53, 0.06, 0.49, 0.03),
+    "blind_final49": (0.69, 0.08, 0.63, 0.03),
+    "blind_final50": (0.64, 0.06, 0.56, 0.03),
     # Written blind at the start of the round of 2026-12-03, scored on the code before it, then read as
     # development sets while its rules were written (a later pair was held out for its final figure).
-    "blind_final51": (0.81, 0.14, 0.76, 0.06),
-    "blind_final52": (0.72, 0.07, 0.83, 0.11),
+    "blind_final51": (0.87, 0.14, 0.85, 0.06),
+    "blind_final52": (0.80, 0.07, 0.89, 0.11),
     # Held out through the round of 2026-12-03, added at what its last rules scored.
-    "blind_final53": (0.52, 0.04, 0.54, 0.10),
-    "blind_final54": (0.50, 0.06, 0.47, 0.05),
+    "blind_final53": (0.60, 0.04, 0.69, 0.10),
+    "blind_final54": (0.66, 0.06, 0.56, 0.05),
     # Held out through the second round of 2026-12-03, added at what its last rules scored.
-    "blind_final55": (0.81, 0.09, 0.78, 0.11),
-    "blind_final56": (0.69, 0.07, 0.75, 0.08),
+    "blind_final55": (0.81, 0.09, 0.87, 0.11),
+    "blind_final56": (0.72, 0.07, 0.81, 0.08),
     # Held out through the fourth round of 2026-12-03, added at what its last rules scored.
-    "blind_final59": (0.75, 0.09, 0.85, 0.10),
-    "blind_final60": (0.61, 0.06, 0.74, 0.09),
+    "blind_final59": (0.78, 0.09, 0.86, 0.10),
+    "blind_final60": (0.64, 0.06, 0.79, 0.09),
     # Held out through the round of 2026-12-04, added at what its last rules scored.
-    "blind_final63": (0.56, 0.02, 0.79, 0.04),
-    "blind_final64": (0.75, 0.07, 0.86, 0.13),
-    "blind_final65": (0.66, 0.09, 0.80, 0.03),
-    "blind_final66": (0.58, 0.09, 0.84, 0.09),
+    "blind_final63": (0.60, 0.02, 0.79, 0.04),
+    "blind_final64": (0.78, 0.07, 0.86, 0.13),
+    "blind_final65": (0.73, 0.09, 0.80, 0.03),
+    "blind_final66": (0.60, 0.09, 0.84, 0.09),
+    # Held out through the second round of 2026-12-04, added at what its last rules scored.
+    "blind_final67": (0.63, 0.05, 0.86, 0.06),
+    "blind_final68": (0.72, 0.03, 0.86, 0.05),
 }
 
 
