@@ -147,10 +147,10 @@ _UNAUTHORISED = compiled(
     r"entitlements?|scopes?)\b",
     re.IGNORECASE,
 )
-# A leaving-out itself denied, right before it: "do not hide", "never omit", "must not leave ... out".
+# A leaving-out itself denied, right before it: "do not hide", "never omit", "must not leave ... out" (a "not"
+# ends every "do not", "must not").
 _OMISSION_DENIED = compiled(
-    r"\b(?:do\s+not|does\s+not|don't|doesn't|never|must\s+not|mustn't|should\s+not|shouldn't|not)\s+"
-    r"(?:ever\s+|silently\s+|simply\s+|just\s+)?$",
+    r"\b(?:not|never|don't|doesn't|mustn't|shouldn't)\s+(?:ever\s+|silently\s+|simply\s+|just\s+)?$",
     re.IGNORECASE,
 )
 
