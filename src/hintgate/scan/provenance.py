@@ -34,6 +34,7 @@ from dataclasses import dataclass
 
 from hintgate.scan.deferred import compiled
 from hintgate.scan.needs import Needs
+from hintgate.scan.quoting import quotation_open
 from hintgate.scan.screens import Screen
 
 __all__ = ["Source", "may_name_a_place", "secret_beyond_job", "source_beyond_call"]
@@ -207,7 +208,7 @@ def secret_beyond_job(text: str, job: str, *, told: str = "") -> Source | None:
             line = max(text.rfind(". ", 0, match.start()), text.rfind("\n", 0, match.start())) + 1
             if _REFUSED.search(text, line, match.start()) is not None:
                 continue  # "do not include any sensitive data such as API keys, passwords ..."
-            if text.count('"', line, match.start()) % 2 == 1:
+            if quotation_open(text[line : match.start()]):
                 continue  # inside a quoted sample: `{"action": "Fill in the password"}` is a template's words
             if not (session or _PUT.search(text, line, match.start()) is not None):
                 continue
