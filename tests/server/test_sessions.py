@@ -87,3 +87,17 @@ def test_a_modern_session_holding_an_open_question_is_not_idle_until_the_questio
     session.held_until = 0.0  # the question expired
     tracker.expire()
     assert ended == [session]
+
+
+def test_an_http_request_finds_its_session_once_and_not_again_once_it_ended() -> None:
+    tracker = SessionTracker()
+    connection = FakeConnection()
+    request = SimpleNamespace(scope={}, headers={})
+    first = tracker.for_request(ctx(connection, transport=request))
+    assert tracker.for_request(ctx(connection, transport=request)) is first
+    assert request.scope["hintgate.session"] is first
+    connection.close()
+    assert first.ended_at is not None
+    later = tracker.for_request(ctx(FakeConnection(), transport=request))
+    assert later is not first
+    assert later.ended_at is None

@@ -80,6 +80,7 @@ class Scanner:
         self.deadline = deadline
         self.inline = INLINE_CHARACTERS if inline is None else inline
         self._cleared: set[bytes] = set()  # the jobs of short results the scan found nothing in
+        self._rests: dict[tuple[str | None, float], str] = {}  # a result job's JSON after its result, by tool
         self.definitions = (
             definitions if definitions is not None else inline if inline is not None else DEFINITION_CHARACTERS
         )
@@ -101,7 +102,13 @@ class Scanner:
         # The job's JSON is the `_dumps` of {"kind", "result", "tool", "seconds"}, written around the result's own,
         # which the call's record keeps as it is when the result goes out unchanged (`GuardedResult.json`).
         written = _ENCODER.encode(result)
-        rest = f',"tool":{_ENCODER.encode(tool)},"seconds":{_ENCODER.encode(self._seconds)}}}'
+        seconds = self._seconds
+        rest = self._rests.get((tool, seconds))
+        if rest is None:  # the same few tools, the same budget: written once each, not twice a result
+            if len(self._rests) >= _RESTS_KEPT:
+                self._rests.clear()
+            rest = f',"tool":{_ENCODER.encode(tool)},"seconds":{_ENCODER.encode(seconds)}}}'
+            self._rests[(tool, seconds)] = rest
         payload = f'{{"kind":"result","result":{written}{rest}'.encode("utf-8", "surrogatepass")
         if len(payload) <= self.inline:
             # The scan's answer depends on the result and the tool alone: a short result it cleared before (a tool
@@ -310,6 +317,8 @@ def _dumps(value: Any) -> bytes:
     return text.encode("utf-8", "surrogatepass")
 
 
+_RESTS_KEPT = 1024
+"""The ends of result jobs remembered (`Scanner.guard`), at most; all forgotten at once when full."""
 _CLEARED_KEPT = 256
 """Short results remembered as cleared by the scan, at most (all forgotten at once when full): about 256 KB."""
 _DEPTH = 64

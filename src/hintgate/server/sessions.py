@@ -37,6 +37,9 @@ logger = logging.getLogger(__name__)
 
 SessionListener = Callable[["ClientSession"], None]
 
+_SESSION_KEY = "hintgate.session"
+"""The key of an HTTP request's session in its ASGI scope (`SessionTracker.for_request`)."""
+
 
 class SessionObserver(Protocol):
     """Told when a client session starts and ends (the store's recorder, metrics...)."""
@@ -145,7 +148,22 @@ class SessionTracker:
         return bool(sdk.connection_of(ctx.session).initialize_accepted)
 
     def for_request(self, ctx: Any) -> ClientSession:
-        """The session a request belongs to, opened on first sight."""
+        """The session a request belongs to, opened on first sight.
+
+        Found once per HTTP request and kept in its scope: a call asks for it four times (its target, its
+        decision, its listing, its serving), and a request is in the session it was found in until that ends.
+        """
+        scope = getattr(ctx.request, "scope", None)
+        if scope is not None:
+            known: ClientSession | None = scope.get(_SESSION_KEY)
+            if known is not None and known.ended_at is None:
+                return known
+        session = self._found(ctx)
+        if scope is not None:
+            scope[_SESSION_KEY] = session
+        return session
+
+    def _found(self, ctx: Any) -> ClientSession:
         version = ctx.protocol_version
         if version in self._modern:
             return self._for_identity(ctx, version)
