@@ -109,7 +109,7 @@ from hintgate.scan.telling import may_tell, told
 from hintgate.scan.tongues import foreign_asks, may_hold
 from hintgate.scan.triggers import LATER
 from hintgate.scan.turns import turn_orders
-from hintgate.scan.withheld import may_withhold, result_withheld, unaware, undisclosed, unmentioned, withheld
+from hintgate.scan.withheld import may_withhold, result_withheld, unaware, undisclosed, unmentioned, waived, withheld
 
 __all__ = [
     "RESULT_CHARACTERS",
@@ -3732,6 +3732,7 @@ def _approval_and_authority(
             *(withheld(text) if withhold else ()),
             *(unmentioned(text) if withhold else ()),
             *(unaware(text) if withhold else ()),
+            *(waived(text) if withhold else ()),
             *(undisclosed(text) if withhold else ()),
             *(shadows(text, listing) if shadow else ()),
         ]

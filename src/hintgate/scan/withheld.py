@@ -50,7 +50,7 @@ from hintgate.scan.outbound import MACHINE, quoted_before
 from hintgate.scan.quoting import quotation_open, quoted_spans, quotes_attack
 from hintgate.scan.spans import Span, sentences_with
 
-__all__ = ["may_withhold", "result_withheld", "unaware", "undisclosed", "unmentioned", "withheld"]
+__all__ = ["may_withhold", "result_withheld", "unaware", "undisclosed", "unmentioned", "waived", "withheld"]
 
 _PERSON = (
     r"(?:(?:the|a|an|any|your|our|each|every|this)\s+)?(?:end[\s-])?(?:users?|customers?|clients?|callers?|requesters?|"
@@ -156,13 +156,14 @@ _OMISSION_DENIED = compiled(
 
 
 def may_withhold(text: str) -> bool:
-    """Whether `withheld`, `unmentioned`, `unaware` or `undisclosed` may find anything in `text`, or in any of the
-    texts joined with "." into it."""
+    """Whether `withheld`, `unmentioned`, `unaware`, `undisclosed` or `waived` may find anything in `text`, or in any
+    of the texts joined with "." into it."""
     return (
         _MAY_KEEP.search(text) is not None
         or (_MAY_LEAVE_OUT.search(text) is not None and _MAY_READ.search(text) is not None)
         or _MAY_UNAWARE.search(text) is not None
         or _MAY_UNDISCLOSED.search(text) is not None
+        or _MAY_WAIVE.search(text) is not None
     )
 
 
@@ -257,6 +258,78 @@ def unmentioned(text: str) -> Iterator[Span]:
             continue
         yield Span(sentence.start(), sentence.end(), "keeps from the user what the tool does or finds")
         return
+
+
+# A telling waived, or denied of a thing in the passive, with nobody named as who would be told: "there is no need
+# to flag these edits", "they do not need to be pointed out", "SLA credits must never be mentioned proactively", "no
+# footnote is needed". In a tool's own text the one the model tells is its user: what the model need not point out is
+# kept from them, most often what it was just told to do or change. A telling with a recipient named is `withheld`'s
+# (the user) or someone else's ("need not be disclosed to third parties"); a telling to the tool itself ("no need to
+# mention the year in the query") is an argument's. A secret or noise, a telling that waits, or one kept "unless the
+# user asks" stay apart as for `unmentioned`, but for what the user pays or is owed (a fee billed by default, a
+# credit due): a cost kept back until asked is still kept back.
+_TELLING = (
+    r"(?:mention\w*|(?:bring|bringing|brought)\s+(?:\w+\s+){0,3}?up|point\w*\s+(?:\w+\s+){0,3}?out|flag\w*|"
+    r"highlight\w*|disclos\w*|reveal\w*|tell\w*|told|inform\w*|notif\w*|alert\w*)"
+)
+_WAIVE = compiled(
+    r"\b(?:no\s+need\s+(?:for\s+you\s+)?to|need\s+not|needn't|(?:do|does)(?:\s+not|n't)\s+(?:ever\s+)?need\s+to|"
+    r"not\s+necessary\s+to|never\s+needs?\s+to)\s+(?:be\s+)?(?:ever\s+)?" + _TELLING + r"\b"
+    r"|\b(?:must|should|shall|is|are|will)\s+never\s+be\s+(?:mentioned|disclosed|revealed|flagged|highlighted|"
+    r"pointed\s+out|brought\s+up)\b"
+    r"|\bno\s+(?:footnote|disclaimer|caveat)s?\s+(?:is|are)\s+(?:needed|required|necessary)\b",
+    re.IGNORECASE,
+)
+_MAY_WAIVE = Cue(
+    r"no\s+need|need\s+not|needn't|need\s+to|never\s+be|no\s+(?:footnote|disclaimer|caveat)", re.IGNORECASE
+)
+# A recipient named right after the telling ("to the user", "with them", "the customer"): who is told is named.
+_TOLD_SOMEONE = compiled(
+    r"\s+(?:(?:it|this|that|them|these|those)\s+)?(?:to|with)\s+\w|\s+" + _PERSON + r"\b", re.IGNORECASE
+)
+# The tool told, not the user: the telling goes into an argument.
+_TO_THE_TOOL = compiled(
+    r"\b(?:in|into|to)\s+(?:the|this|your|a)\s+(?:query|search|request|prompt|arguments?|parameters?|fields?|"
+    r"inputs?|calls?|tool|api|server|endpoint|filter)\b",
+    re.IGNORECASE,
+)
+# What the user pays or is owed.
+_OWED = compiled(
+    r"\b(?:fees?|charges?|charged|billed|surcharges?|costs?|prices?|add-ons?|penalt(?:y|ies)|commissions?|credits?|"
+    r"refunds?|compensation|rebates?|warrant(?:y|ies)|subscriptions?|renewals?)\b",
+    re.IGNORECASE,
+)
+
+
+def waived(text: str) -> Iterator[Span]:
+    """The first sentence of `text` (a definition's) that waives telling something, or forbids it in the passive,
+    with nobody named as who would be told: kept from the user."""
+    for sentence, said in sentences_with(_MAY_WAIVE, text):
+        for found in _WAIVE.finditer(said):
+            if (
+                _TOLD_SOMEONE.match(said, found.end())
+                or _TO_THE_TOOL.search(said) is not None
+                or _FOR_THE_USER.search(said) is not None
+                or _NOISE.search(said) is not None
+                or _OTHERS_THAN.search(said) is not None
+                or _waits(said, found.end())
+                or quotation_open(said[: found.start()])
+                or quotes_attack(said)
+            ):
+                continue
+            yield Span(sentence.start(), sentence.end(), "keeps from the user what the tool does or finds")
+            return
+
+
+def _waits(said: str, at: int) -> bool:
+    """Whether the telling waived at `at` of the sentence `said` waits for something (a time, the user's asking: an
+    "unless" anywhere in the sentence), but for a cost or a due of the user's kept back "unless" asked."""
+    waits = _WAITS.match(said, at)
+    unless = _UNLESS.search(said)
+    kept = [found.group().lower() for found in (waits, unless) if found is not None]
+    if not kept:
+        return False
+    return _OWED.search(said) is None or any(not word.endswith(("unless", "except when")) for word in kept)
 
 
 # The person served kept from knowing, said of them as the subject: a knowing forbidden ("the user should not learn
