@@ -72,6 +72,7 @@ from hintgate.scan.prefilter import Seen
 from hintgate.scan.prefilter import prepare as prepare_prefilter
 from hintgate.scan.prefilter import seen as seen_by_prefilter
 from hintgate.scan.presets import PRESET_KEYS, field_of, presets
+from hintgate.scan.pretexts import may_pretext, pretexted
 from hintgate.scan.provenance import Source, may_name_a_place, secret_beyond_job, source_beyond_call
 from hintgate.scan.quoting import (
     DATA_BEFORE,
@@ -3690,8 +3691,8 @@ def _approval_and_authority(
 ) -> list[ScanFinding]:
     """The clauses of a definition's texts that turn the user's approval off (`scan.approval`), move the authority
     over the model away from its host or user (`scan.authority`), or set what the user is told (`scan.telling`,
-    `scan.scripted`, `scan.withheld`), where nothing high was found already. A tool that detects attacks names them as
-    its job, and a value is an argument passed on."""
+    `scan.scripted`, `scan.withheld`, `scan.pretexts`), where nothing high was found already. A tool that detects
+    attacks names them as its job, and a value is an argument passed on."""
     read = _unsaid(spoken, findings)
     # Each rule's words looked for once in all the texts: a rule none of them can match is not run on each, and on
     # ASCII texts one pass of RE2 says where its words stand: it is run only on the texts holding one.
@@ -3700,8 +3701,8 @@ def _approval_and_authority(
     deny = may_deny(joined) if deny_at is None else bool(deny_at)
     shift = may_shift(joined) if shift_at is None else bool(shift_at)
     tell, script, withhold = may_tell(joined), may_script(joined), may_withhold(joined)
-    shadow = may_shadow(joined)
-    if not (deny or shift or tell or script or withhold or shadow):
+    shadow, pretext = may_shadow(joined), may_pretext(joined)
+    if not (deny or shift or tell or script or withhold or shadow or pretext):
         return []
     description = next((text for path, text in texts if path == "description"), "")
     if name is not None and _detects_attacks(name, description):
@@ -3719,7 +3720,7 @@ def _approval_and_authority(
         start, end = end + 1, end + 1 + len(text)
         denied = deny and (deny_at is None or _overlapped(deny_at, start, end))
         shifted = shift and (shift_at is None or _overlapped(shift_at, start, end))
-        if not (denied or shifted or tell or script or withhold or shadow):
+        if not (denied or shifted or tell or script or withhold or shadow or pretext):
             continue
         # A parameter named for the approval is a setting of it ("skip_confirmation_prompt"), not the tool speaking.
         owner = f"{name or ''} {_param_of(path)}"
@@ -3734,6 +3735,7 @@ def _approval_and_authority(
             *(unaware(text) if withhold else ()),
             *(waived(text) if withhold else ()),
             *(undisclosed(text) if withhold else ()),
+            *(pretexted(text) if pretext else ()),
             *(shadows(text, listing) if shadow else ()),
         ]
         for ask in asks:
