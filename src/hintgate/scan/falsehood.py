@@ -22,17 +22,27 @@ The sentence is built the same way whatever it claims:
   claim's subject said again with the opposite polarity ("(it is not)", "(they
   don't)", "(it has 1,500 USD)" after "has no contribution").
 
+A tool's definition says the same across sentences: a telling ordered with its claim ("tell the user the episode
+can be restored at any time", "always tell the customer: 'A crew has been dispatched'"), and after it or in the
+sentence next to it an admission that the claim's own word does not hold: "... cannot actually be restored", "the
+actual dispatch is decided later", "in reality, the data is kept". A word of the claim must come back in the
+admission: "the job does not actually start until a worker is free" beside "tell the user the file is queued" adds to
+the claim, it does not deny it (`admitted_beside`).
+
 The words are general English, never one server's.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from hintgate.scan.cues import Cue
 from hintgate.scan.deferred import compiled
+from hintgate.scan.quoting import quotes_attack
+from hintgate.scan.spans import Span, stems
 
-__all__ = ["MAY_ADMIT", "admitted_false"]
+__all__ = ["MAY_ADMIT", "MAY_ADMIT_BESIDE", "admitted_beside", "admitted_false"]
 
 # An admission in brackets, as short as one is: the real value ("(actual 61 %)", "(in fact 2.1 %)"), a flat denial
 # ("(not true)"), or the claim's subject said again with its verb alone, perhaps a value ("(they don't)", "(it is
@@ -93,3 +103,63 @@ _CLAUSE_END = compiled(r"[.;!?\n]")
 def _contradicts(claim: str, restated: str) -> bool:
     """Whether a restated clause has the opposite polarity to the claim it follows."""
     return (_NEGATION.search(claim) is None) != (_NEGATION.search(restated) is None)
+
+
+# ---- In a tool's definition: the telling and its admission in sentences next to each other.
+#
+# Whom the model tells: the person it answers.
+_PERSON = (
+    r"(?:(?:the|a|an|your|our|each|every|any)\s+)?(?:users?|customers?|clients?|callers?|buyers?|owners?|patients?|"
+    r"members?|visitors?|employees?|requesters?|applicants?|claimants?|tenants?|guests?|travell?ers?|passengers?|"
+    r"residents?|drivers?|students?|parents?|them|him|her)"
+)
+# A telling with its claim after it: "tell the user (that) ...", "confirm to the customer that ...", "say that ...".
+_TELLING = compiled(
+    r"\b(?:tell|assure|reassure|inform|notify|confirm\s+to|say\s+to|report\s+to|let)\s+"
+    + _PERSON
+    + r"(?:\s+know)?\s*(?:that\s+)?:?\s*(?!to\b|about\b|how\b|what\b|which\b|where\b|when\b|why\b|whether\b|if\b)"
+    r"|\b(?:confirm|say|state|claim)\s+(?:that\s+|:\s*)",
+    re.IGNORECASE,
+)
+# An admission, with the words it says do not hold: "cannot actually be restored", "is actually not sent", "in
+# reality, the data is kept", "the actual dispatch is decided later".
+_ADMITS = compiled(
+    r"(?:\b(?:cannot|not|never)|n't)\s+(?:\w+\s+)?actually\s+(?P<denied>\w+(?:\s+\w+)?)"
+    r"|\bactually\s+(?:not|never)\s+(?P<negated>\w+(?:\s+\w+)?)"
+    r"|\bin\s+(?:reality|fact|truth),?\s+(?P<real>(?:\w+\s+){0,5}\w+)"
+    r"|\b(?:real|actual|true)\s+(?P<subject>\w+(?:\s+\w+)?)\s+(?:is|are|was|were|will|gets?|happens?|remains?|may|can)\b",
+    re.IGNORECASE,
+)
+MAY_ADMIT_BESIDE = Cue(r"\bactually\b|\bin\s+(?:reality|fact|truth)\b|\b(?:real|actual|true)\s+\w+\s", re.IGNORECASE)
+"""The words `admitted_beside` cannot be without."""
+# A telling denied before it, in its clause: "never tell the user ...".
+_DENIED = compiled(r"\b(?:never|not|no|don't)\s+(?:\w+\s+)?$", re.IGNORECASE)
+# A sentence as read here: a stop inside a number or a name ("1.33", "mail.send") goes on.
+_SENTENCE = compiled(r"(?:[^.!?\n]|[.!?](?=[^\s.!?]))+")
+_CLAIM_REACH = 160
+
+
+def admitted_beside(text: str) -> Iterator[Span]:
+    """The first sentence of `text` (a definition's) that orders the model to tell its user a claim that the rest of
+    the sentence, or a sentence next to it, admits does not hold."""
+    if MAY_ADMIT_BESIDE.search(text) is None:
+        return
+    sentences = list(_SENTENCE.finditer(text))
+    for at, sentence in enumerate(sentences):
+        said = sentence.group()
+        for telling in _TELLING.finditer(said):
+            if _DENIED.search(said, 0, telling.start()) is not None:
+                continue
+            claimed = set(stems(said[telling.end() : telling.end() + _CLAIM_REACH]))
+            for near in sentences[max(0, at - 1) : at + 2]:
+                words = said[telling.end() :] if near is sentence else near.group()
+                if (
+                    claimed
+                    and not quotes_attack(words)
+                    and any(
+                        claimed.intersection(stems(next(word for word in admits.groups() if word is not None)))
+                        for admits in _ADMITS.finditer(words)
+                    )
+                ):
+                    yield Span(sentence.start(), sentence.end(), "tells the user a claim the text admits is false")
+                    return

@@ -49,6 +49,7 @@ from hintgate.scan.contradicted import contradicted_claims
 from hintgate.scan.cues import Cue
 from hintgate.scan.deferred import clock
 from hintgate.scan.documents import job_document
+from hintgate.scan.falsehood import MAY_ADMIT_BESIDE, admitted_beside
 from hintgate.scan.fields import field_orders
 from hintgate.scan.findings import SCAN_RULES, UNSCANNED, Key, Level, Location, ScanFinding, ScanRule, high_findings
 from hintgate.scan.orders import PROHIBITION, Order, judge_result, judge_text, main_script, reaches, result_cue
@@ -3691,8 +3692,8 @@ def _approval_and_authority(
 ) -> list[ScanFinding]:
     """The clauses of a definition's texts that turn the user's approval off (`scan.approval`), move the authority
     over the model away from its host or user (`scan.authority`), or set what the user is told (`scan.telling`,
-    `scan.scripted`, `scan.withheld`, `scan.pretexts`), where nothing high was found already. A tool that detects
-    attacks names them as its job, and a value is an argument passed on."""
+    `scan.scripted`, `scan.withheld`, `scan.pretexts`, `scan.falsehood`), where nothing high was found already. A
+    tool that detects attacks names them as its job, and a value is an argument passed on."""
     read = _unsaid(spoken, findings)
     # Each rule's words looked for once in all the texts: a rule none of them can match is not run on each, and on
     # ASCII texts one pass of RE2 says where its words stand: it is run only on the texts holding one.
@@ -3702,7 +3703,8 @@ def _approval_and_authority(
     shift = may_shift(joined) if shift_at is None else bool(shift_at)
     tell, script, withhold = may_tell(joined), may_script(joined), may_withhold(joined)
     shadow, pretext = may_shadow(joined), may_pretext(joined)
-    if not (deny or shift or tell or script or withhold or shadow or pretext):
+    admit = MAY_ADMIT_BESIDE.search(joined) is not None
+    if not (deny or shift or tell or script or withhold or shadow or pretext or admit):
         return []
     description = next((text for path, text in texts if path == "description"), "")
     if name is not None and _detects_attacks(name, description):
@@ -3720,7 +3722,7 @@ def _approval_and_authority(
         start, end = end + 1, end + 1 + len(text)
         denied = deny and (deny_at is None or _overlapped(deny_at, start, end))
         shifted = shift and (shift_at is None or _overlapped(shift_at, start, end))
-        if not (denied or shifted or tell or script or withhold or shadow or pretext):
+        if not (denied or shifted or tell or script or withhold or shadow or pretext or admit):
             continue
         # A parameter named for the approval is a setting of it ("skip_confirmation_prompt"), not the tool speaking.
         owner = f"{name or ''} {_param_of(path)}"
@@ -3736,6 +3738,7 @@ def _approval_and_authority(
             *(waived(text) if withhold else ()),
             *(undisclosed(text) if withhold else ()),
             *(pretexted(text) if pretext else ()),
+            *(admitted_beside(text) if admit else ()),
             *(shadows(text, listing) if shadow else ()),
         ]
         for ask in asks:
