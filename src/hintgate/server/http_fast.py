@@ -308,6 +308,9 @@ class HttpFastPath:
         self._security = TransportSecurityMiddleware(self._manager.security_settings)
         # Handshake-era connections by HTTP session id, learned as the SDK serves their first request.
         self._connections: dict[str, Any] = {}
+        # The SDK's request kernel of each such connection, made at its first request here and kept, as the SDK
+        # keeps one per connection (made per request, with its cached handler, it cost ~2 us a call).
+        self._runners: dict[str, ServerRunner[Any]] = {}
         # Requests answered here right now, by (session id, request id), with the task answering each:
         # a client may cancel them.
         self._running: dict[tuple[str, str], tuple[asyncio.Task[Any], _HandshakeDispatch]] = {}
@@ -342,6 +345,7 @@ class HttpFastPath:
             if session_id is not None and session_id not in self._connections:
                 self._connections[session_id] = connection
                 connection.exit_stack.callback(self._connections.pop, session_id, None)
+                connection.exit_stack.callback(self._runners.pop, session_id, None)
         return await call_next(ctx)
 
     def _decided(self, ctx: Any) -> Decided | None:
@@ -463,7 +467,10 @@ class HttpFastPath:
         sse_headers = [*_SSE_HEADERS, (b"content-type", b"text/event-stream"), _session_header(session_id)]
         reply = _Reply(send, [*sse_headers, (b"x-accel-buffering", b"no")])
         dispatch = _HandshakeDispatch(request_id, request, reply, (connection, transport))
-        runner = ServerRunner(self._server, connection, sdk.lifespan_state(manager))
+        state = sdk.lifespan_state(manager)
+        runner = self._runners.get(session_id)
+        if runner is None or runner.connection is not connection or runner.lifespan_state is not state:
+            runner = self._runners[session_id] = ServerRunner(self._server, connection, state)
         key = (session_id, str(request_id))
         # A cancellation by the client cancels this task (`_cancel`), which answers it: asyncio's own, not a
         # cancel scope around each request, which costs more than the rest of this method.
