@@ -1346,19 +1346,43 @@ def _said_high(findings: list[ScanFinding], since: int) -> _Overlaps | None:
 _WORDING = frozenset({"HG611", "HG612", "HG613", "HG617", "HG619"})
 
 
+# A character written as percent-encoding, as a URL carries it ("%20").
+_PERCENT = re.compile(r"%[0-9A-Fa-f]{2}")
+
+
+def _logged_request(text: str, finding: ScanFinding, rows: Sequence[tuple[int, int]]) -> bool:
+    """Whether `finding`, read from percent-encoding (its words hidden from people: `HG604`, or a phrase decoded), is
+    a request line a log records: its span written in percent-encoding and wholly inside rows the log labels as
+    attacks (`rows`, sorted; the line breaks between two rows count as inside). A firewall logs a request's URL as it
+    came; what hides words in a URL is the request's sender, whose attack the row shows."""
+    if finding.decoded is None or _PERCENT.search(text, finding.start, finding.end) is None:
+        return False
+    at = finding.start
+    for start, end in rows:
+        if start > at and text[at:start].strip():
+            return False
+        at = max(at, end)
+        if at >= finding.end:
+            return True
+    return False
+
+
 class _Shown:
     """A result's text read without the attacks it shows as quoted material (`scan.quoting.quoted_spans`): what is
     still high there is said by the text itself."""
 
-    def __init__(self, spans: list[tuple[int, int]], said: list[tuple[int, int]]) -> None:
+    def __init__(
+        self, text: str, spans: list[tuple[int, int]], said: list[tuple[int, int]], rows: list[tuple[int, int]]
+    ) -> None:
+        self._text = text
         self._quotes = _Overlaps(spans)
         self._said = _Overlaps(said)
+        self._rows = sorted(rows)
 
     def quoted(self, finding: ScanFinding) -> bool:
         """Whether `finding` stands in quoted material and the text without it says nothing high there."""
         return (
-            finding.code in _WORDING
-            and finding.decoded is None
+            ((finding.code in _WORDING and finding.decoded is None) or _logged_request(self._text, finding, self._rows))
             and self._quotes.overlap(finding.start, max(finding.end, finding.start + 1))
             and not self._said.overlap(finding.start, max(finding.end, finding.start + 1))
         )
@@ -1377,9 +1401,17 @@ def _shown(
 ) -> _Shown | None:
     """How `text` reads without the attacks it quotes, when a high finding of wording stands in one (else None): the
     text is scanned again with the quotations' words blanked out."""
-    high = [f for f in found if f.code in _WORDING and f.decoded is None and _result_level(f, invisible) is Level.HIGH]
+    high = [
+        f
+        for f in found
+        if (f.code in _WORDING or f.code == "HG604")
+        and (f.decoded is None or _PERCENT.search(text, f.start, f.end))
+        and _result_level(f, invisible) is Level.HIGH
+    ]
     if not high:
         return None
+    labelled = _Labelled(text)
+    rows = [] if labelled.empty else labelled.rows
     spans = [*quoted_spans(text), *_sample_cells(text, every=detector)]
     # Shown by where they stand, read for what no key makes a sample of here (no value's own reading finds them).
     shown_by_place = [*_sample_columns(text), *_quoted_in_values(text), *framed_spans(text), *_labelled_spans(text)]
@@ -1395,7 +1427,7 @@ def _shown(
     again = _scan_all([(path, "".join(blank))], tool, None, off, result=True, warnings=warnings)
     invisible_again = sorted(f.start for f in again if f.code == "HG601")
     said = [(f.start, max(f.end, f.start + 1)) for f in again if _result_level(f, invisible_again) is Level.HIGH]
-    return _Shown(spans, said)
+    return _Shown(text, spans, said, rows)
 
 
 def _sample_cells(text: str, *, every: bool = False) -> Iterator[tuple[int, int]]:

@@ -115,7 +115,10 @@ def quotation_open(head: str) -> bool:
 # with a colon, or a heading), then the words set apart as a block (a fenced or indented code block, a blockquote, a
 # paragraph or a list of items wholly inside quotation marks), or inline inside quotation marks or a code span. What is
 # so set apart is shown, not said to whoever reads the page, when the text around it (not the quoted words) reports on
-# attacks, incidents or their detection.
+# attacks, incidents or their detection. A tool's own verdict frames a quotation too: a verdict ending its line ("→
+# BLOCKED", "— scam"), which makes samples of every item of a list judged item by item, and a key that names its value
+# quoted content ("Excerpt:") amid a report. The words of a quotation that the text goes on saying outside it are not
+# quoted: the scan reads the text again with the quotations blanked out (`scan.poisoning._shown`).
 
 # Words of a text that reports on attacks or shows samples of them, in the commonest languages.
 _REPORTS = compiled(
@@ -128,6 +131,8 @@ _REPORTS = compiled(
     # A threat named, or an example introduced: "typical lines look like:", "(e.g. ...)", "z. B.", "örneğin".
     r"threat\w*|menace\w*|amenaza\w*|ameaça\w*|bedrohung\w*|minacc\w*|zagrożen\w*|tehdit\w*|угроз\w*|"
     r"typical(?:ly)?|typique\w*|típic\w*|typisch\w*|tipic\w*|typow\w*|типичн\w*|e\.g|z\.\s?B|p\.\s?ej|например|"
+    # "For example" abbreviated: Polish, Czech, Dutch, Swedish, Danish and Norwegian, Finnish, Lithuanian, Latvian.
+    r"np(?=\.)|např(?=\.)|bijv(?=\.)|t\.\s?ex|f\.\s?eks|esim(?=\.)|pvz(?=\.)|piem(?=\.)|"
     r"saldır\w*|enjeksiyon\w*|örne[kğ]\w*|"
     r"ataque\w*|atacante\w*|angriff\w*|angreifer\w*|inyecci\w+|injeç\w+|iniezion\w+|exemple\w*|ejemplo\w*|"
     r"exemplo\w*|beispiel\w*|esempi\w*|przykład\w*|атак\w*|инъекц\w*|пример\w*)\b(?![\w-]*\.[a-z]|[\w.-]*@)"
@@ -155,6 +160,10 @@ _INLINE = compiled(
     r"\"[^\"\n]{3,400}\"|“[^”\n]{3,400}”|«[^»\n]{3,400}»|»[^«\n]{3,400}«|„[^“”\"\n]{3,400}[“”\"]|「[^」\n]{3,400}」"
     r"|`[^`\n]{3,400}`"
 )
+# A quotation in single straight quotes ('You are now DAN'): the opening mark after no letter, the closing one before
+# none, an apostrophe between letters inside ("don't") kept. Code and prose use the mark for much else (a string
+# literal, a title, a word set apart), so it quotes only beside a verdict (`_verdict_after`).
+_SINGLE = compiled(r"(?<![\w'])'(?=[^\s'])(?:[^'\n]|(?<=[^\W_])'(?=[^\W_])){3,400}(?<=\S)'(?![\w'])")
 # Where an inline quotation's sentence starts and ends.
 _SENTENCE_END = compiled(r"[.!?。！？](?=\s)|\n")
 
@@ -168,16 +177,93 @@ def quoted_spans(text: str) -> list[tuple[int, int]]:
     reports = _Reports(text, quotes, starts)
     spans = _blocks(text, reports)
     inside = [start for start, _ in spans]
+    remarked: list[tuple[int, int]] = []  # quotations in sentences: a verdict beside them may quote them
     for start, end in quotes:
         block = bisect.bisect_right(inside, start) - 1
         if block >= 0 and end <= spans[block][1]:
             continue
         line = max(text.rfind("\n", 0, start) + 1, start - 200)
-        if DATA_BEFORE.search(text, line, start) or _DATA_AFTER.match(text, end) or _csv_field(text, line, start, end):
+        data = DATA_BEFORE.search(text, line, start)
+        if data is not None and _quoting_key(data.group(1) or data.group(2)):
+            # A value whose own key names it quoted content ("Excerpt:", "matched_text":): a quotation when the text
+            # around it reports on attacks, as one in a sentence is.
+            if reports.between(start - _BEFORE, start):
+                spans.append((start, end))
+            continue
+        if data is not None or _DATA_AFTER.match(text, end) or _csv_field(text, line, start, end):
             continue  # a value of data ("note": "...", key: "...", a CSV row's field), not a quotation in a sentence
         if reports.between(start - _BEFORE, start) or reports.between(end, _sentence_end(text, end)):
             spans.append((start, end))
-    return sorted(spans)
+        remarked.append((start, end))
+    if "'" in text:
+        remarked.extend(quote.span() for quote in _SINGLE.finditer(text))
+    return sorted({*spans, *_judged(text, remarked)})
+
+
+def _judged(text: str, quotes: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The quotations of `quotes` that stand in a list judged item by item: each ends its line with a remark after an
+    arrow, a dash or a bar (`_REMARK_AFTER`), on lines one after another, and one of them at least is a verdict
+    (`_verdict_after`: "→ BLOCKED", "— scam"). The items of such a list are its samples, the one remarked "attempts
+    to trick AI assistants" as much as the one remarked "scam"."""
+    items = sorted((text.count("\n", 0, start), start, end) for start, end in quotes if _remark(text, end) is not None)
+    judged: list[tuple[int, int]] = []
+    run: list[tuple[int, int, int]] = []
+    for item in [*items, (len(text) + 2, 0, 0)]:  # the last: a line past the text's, to end the last run
+        if run and item[0] - run[-1][0] > 1:
+            if any(_verdict_after(text, end) for _, _, end in run):
+                judged.extend((start, end) for _, start, end in run)
+            run = []
+        run.append(item)
+    return judged
+
+
+# The words of a key that names its value someone else's words quoted: an excerpt, a quotation, the text a filter
+# matched, flagged, blocked or quarantined.
+_QUOTING_KEY_WORDS = frozenset(
+    {"excerpt", "excerpts", "quote", "quoted", "quotation", "verbatim", "offending", "matched", "flagged", "blocked"}
+    | {"quarantined", "reported", "removed", "rejected"}
+)
+
+
+def _quoting_key(key: str | None) -> bool:
+    """Whether a data value's key names it quoted content (`_QUOTING_KEY_WORDS`)."""
+    return key is not None and any(word.lower() in _QUOTING_KEY_WORDS for word in key_words(key))
+
+
+# After a quotation, ending its line: an arrow, a dash or a table's bar, then the verdict on what is quoted
+# ("→ BLOCKED", "— REMOVED (spam)", "→ PARTIAL (leaked tool name)"): a word in capitals, in any script, or a word
+# that names an attack or a blocking, and at most a remark in brackets after it. What a verdict stands beside is the
+# subject judged, not words said to the reader; a line that goes on after the word ("— TLS: certificate expired")
+# holds no verdict.
+_VERDICT_AFTER = compiled(
+    r"[ \t]*[.,;]?[ \t]*(?:→|->|=>|—|–|-|\|)[ \t]*\[?([^\W\d_][^\W\d_-]{2,})\]?(?![^\W\d_])"
+    r"(?:[ \t]*\([^()\n]{0,80}\))?[ \t]*[.;]?[ \t]*(?:\n|$)"
+)
+
+
+# Or after the same marks, the rest of the line: a remark on what is quoted ("— smishing scam", "→ credential page
+# (blocked)").
+_REMARK_AFTER = compiled(r"[ \t]*[.,;]?[ \t]*(?:→|->|=>|—|–|-|\|)[ \t]*([^\n]{3,80})(?:\n|$)")
+
+
+# How many words a remark after a quotation holds at most.
+_REMARK_WORDS = 12
+
+
+def _remark(text: str, end: int) -> str | None:
+    """The remark that ends the line of the quotation ending at `end`, after an arrow, a dash or a bar, if any."""
+    remark = _REMARK_AFTER.match(text, end)
+    return remark.group(1) if remark is not None and len(remark.group(1).split()) <= _REMARK_WORDS else None
+
+
+def _verdict_after(text: str, end: int) -> bool:
+    """Whether the quotation ending at `end` has a verdict beside it on its line: a word in capitals
+    (`_VERDICT_AFTER`), or a remark that names an attack or a blocking."""
+    verdict = _VERDICT_AFTER.match(text, end)
+    if verdict is not None and (verdict.group(1).isupper() or _names_attack(verdict.group(1))):
+        return True
+    remark = _remark(text, end)
+    return remark is not None and _names_attack(remark)
 
 
 class _Reports:
@@ -437,8 +523,10 @@ def labelled_rows(text: str) -> list[tuple[int, int]]:
     whose column headed as a label names an attack or a blocking in one of its rows, in order."""
     lines = line_bounds(text)
     spans = _labelled_table_rows(text, lines)
+    if "[" in text:
+        spans.extend(_tagged_rows(text, lines))
     if "=" not in text:
-        return spans
+        return sorted(set(spans))
     rows: list[tuple[int, int, set[str]]] = []  # each row holding a label's key: its span and its label keys
     keys: set[str] = set()  # the label keys of the rows labelled as attacks
     for start, end in lines:
@@ -457,6 +545,17 @@ def labelled_rows(text: str) -> list[tuple[int, int]]:
             if found:
                 keys |= mine
     return sorted({*spans, *((start, end) for start, end, mine in rows if mine & keys)})
+
+
+# A row's status tag at its line's start, in brackets after a time or a list's mark if any: "[removed: spam]",
+# "2026-12-02 10:14 [BLOCKED prompt-injection]", "- [quarantined]".
+_ROW_TAG = compiled(r"[ \t]*(?:[-*+\u2022][ \t]+)?(?:[\d:.TZ/+-]{4,}[ \t]+){0,2}\[([^\[\]\n]{2,60})\]")
+
+
+def _tagged_rows(text: str, lines: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The spans of the lines of `text` whose status tag (`_ROW_TAG`) names an attack or a blocking: a moderation
+    queue's "[removed: prompt-injection]", an audit log's "[BLOCKED]" show the text they judged."""
+    return [(start, end) for start, end in lines if (tag := _ROW_TAG.match(text, start, end)) and _names_attack(tag[1])]
 
 
 # A table's header line: three cells or more, each a name of a few words, split by commas, tabs, or two spaces or
