@@ -22,7 +22,7 @@ import json
 import re
 from typing import Any
 
-from hintgate.scan.cells import key_words
+from hintgate.scan.cells import key_words, sample_key
 from hintgate.scan.cues import Cue
 from hintgate.scan.deferred import compiled
 from hintgate.scan.spans import line_bounds
@@ -116,8 +116,9 @@ def quotation_open(head: str) -> bool:
 # paragraph or a list of items wholly inside quotation marks), or inline inside quotation marks or a code span. What is
 # so set apart is shown, not said to whoever reads the page, when the text around it (not the quoted words) reports on
 # attacks, incidents or their detection. A tool's own verdict frames a quotation too: a verdict ending its line ("→
-# BLOCKED", "— scam"), which makes samples of every item of a list judged item by item, and a key that names its value
-# quoted content ("Excerpt:") amid a report. The words of a quotation that the text goes on saying outside it are not
+# BLOCKED", "— scam"), which makes samples of every item of a list judged item by item, a key that names its value
+# quoted content or a sample ("Excerpt:", "Payload:") amid a report, and a record written as text whose verdict names
+# an attack ("Verdict: MALICIOUS"). The words of a quotation that the text goes on saying outside it are not
 # quoted: the scan reads the text again with the quotations blanked out (`scan.poisoning._shown`).
 
 # Words of a text that reports on attacks or shows samples of them, in the commonest languages.
@@ -185,8 +186,8 @@ def quoted_spans(text: str) -> list[tuple[int, int]]:
         line = max(text.rfind("\n", 0, start) + 1, start - 200)
         data = DATA_BEFORE.search(text, line, start)
         if data is not None and _quoting_key(data.group(1) or data.group(2)):
-            # A value whose own key names it quoted content ("Excerpt:", "matched_text":): a quotation when the text
-            # around it reports on attacks, as one in a sentence is.
+            # A value whose own key names it quoted content or a sample ("Excerpt:", "Payload:"): a quotation when the
+            # text around it reports on attacks, as one in a sentence is.
             if reports.between(start - _BEFORE, start):
                 spans.append((start, end))
             continue
@@ -197,7 +198,49 @@ def quoted_spans(text: str) -> list[tuple[int, int]]:
         remarked.append((start, end))
     if "'" in text:
         remarked.extend(quote.span() for quote in _SINGLE.finditer(text))
-    return sorted({*spans, *_judged(text, remarked)})
+    return sorted({*spans, *_judged(text, remarked), *_record_values(text)})
+
+
+# A line of a record written as text: a key of a few words (a remark in brackets allowed) and its value.
+_RECORD_LINE = compiled(
+    r"[ \t]*([A-Za-z][\w/-]*(?:[ \t]+[\w/-]+){0,3}(?:[ \t]*\([^()\n]{1,40}\))?)[ \t]*:[ \t]*(\S[^\n]*)"
+)
+# A record's value wholly inside quotation marks, double or single.
+_WHOLE_QUOTE = compiled(
+    r"(\"[^\"\n]{3,400}\"|'[^\n]{3,400}'|“[^”\n]{3,400}”|«[^»\n]{3,400}»|„[^“”\"\n]{3,400}[“”\"])[ \t]*[.,;]?[ \t]*"
+)
+
+
+def _record_values(text: str) -> list[tuple[int, int]]:
+    """The quoted values of the records written as text (a paragraph of `Key: value` lines) that one of their lines
+    labels as a finding about attacks: its key a label's (`Verdict`, `Classification`, `Action`) and its value a short
+    name of an attack or a blocking ("Verdict: MALICIOUS (credential harvesting)"). The record's quoted values are
+    what it judged, shown as a JSON record's labelled strings are (`labelled_values`)."""
+    if ":" not in text:
+        return []
+    spans: list[tuple[int, int]] = []
+    lines = line_bounds(text)
+    paragraph: list[tuple[int, int]] = []
+    for bounds in [*lines, (len(text), len(text))]:
+        if text[bounds[0] : bounds[1]].strip():
+            paragraph.append(bounds)
+            continue
+        labelled = False
+        values: list[tuple[int, int]] = []
+        for start, end in paragraph:
+            line = _RECORD_LINE.fullmatch(text, start, end)
+            if line is None:
+                continue
+            value = line.group(2).strip()
+            if _label_key(line.group(1)) and len(value) <= _LABEL_CHARACTERS and _names_attack(value):
+                labelled = True
+            whole = _WHOLE_QUOTE.fullmatch(text, line.start(2), end)
+            if whole is not None:
+                values.append(whole.span(1))
+        if labelled:
+            spans.extend(values)
+        paragraph = []
+    return spans
 
 
 def _judged(text: str, quotes: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -226,8 +269,11 @@ _QUOTING_KEY_WORDS = frozenset(
 
 
 def _quoting_key(key: str | None) -> bool:
-    """Whether a data value's key names it quoted content (`_QUOTING_KEY_WORDS`)."""
-    return key is not None and any(word.lower() in _QUOTING_KEY_WORDS for word in key_words(key))
+    """Whether a data value's key names it quoted content (`_QUOTING_KEY_WORDS`) or a sample of someone else's words
+    (`scan.cells.sample_key`: "Payload:", "example")."""
+    if key is None:
+        return False
+    return any(word.lower() in _QUOTING_KEY_WORDS for word in key_words(key)) or sample_key(key)
 
 
 # After a quotation, ending its line: an arrow, a dash or a table's bar, then the verdict on what is quoted
