@@ -16,8 +16,8 @@ while its rules were written, and blind_final53 and blind_final54, written blind
 through it, as blind_final55 and blind_final56 were through its second round and blind_final59 and
 blind_final60 through its fourth (its third round's pair was not kept), and blind_final63 to blind_final66
 through the round of 2026-12-04 (its fifth round's pair, blind_final61 and blind_final62, was lost with that
-machine's state before it could be kept), and blind_final67 and blind_final68 through its second round;
-blind_dev5, written blind in the seventh
+machine's state before it could be kept), blind_final67 and blind_final68 through its second round, and
+blind_final69 and blind_final70 through its third; blind_dev5, written blind in the seventh
 round for honest tool definitions, was read while that round's rules were written. The floors below sit
 one case under what the scan scored on each when it was added or at a round's end (raised as the rules improved,
 never lowered), so a change that loses a class there fails.
@@ -85,6 +85,8 @@ SIZES = {
     "blind_final66": 310,
     "blind_final67": 310,
     "blind_final68": 310,
+    "blind_final69": 310,
+    "blind_final70": 310,
 }
 SETS = tuple(SIZES)
 
@@ -201,6 +203,9 @@ FLOORS = {
     # Held out through the second round of 2026-12-04, added at what its last rules scored.
     "blind_final67": (0.63, 0.05, 0.86, 0.06),
     "blind_final68": (0.72, 0.03, 0.86, 0.05),
+    # Held out through the third round of 2026-12-04, added at what its last rules scored.
+    "blind_final69": (0.73, 0.05, 0.87, 0.05),
+    "blind_final70": (0.75, 0.01, 0.83, 0.13),
 }
 
 
