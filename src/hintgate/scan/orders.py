@@ -1096,6 +1096,56 @@ def _tools_named(sentence: str, context: _Context, *, strict: bool = False) -> l
     return names
 
 
+# A tool's definition ordering another tool as a step of its own work: the step's place in the order ("first",
+# "afterwards", "only after `mail_send` succeeds") and the identifier that passes between the two calls ("the returned
+# file_id", "its message_id", "the chosen URLs"). A tool that runs code is no such step: "run `shell_exec` on the
+# returned URLs" runs whatever the URLs hold.
+_STEP_BEFORE = compiled(
+    r"\b(?:first|beforehand|(?:only\s+)?(?:after|once|when)\s+[`'\"]?\w+[`'\"]?\s+"
+    r"(?:succeeds|returns|completes|has\s+(?:succeeded|returned|completed)))\b",
+    re.IGNORECASE,
+)
+_STEP_AFTER = compiled(r"\b(?:afterwards?|then|next)\b", re.IGNORECASE)
+_STEP_ID = compiled(
+    r"\b(?:the|its|their|this\s+tool'?s|returned|chosen|selected|resulting|new)\s+(?:(?:returned|chosen|selected|"
+    r"resulting|new)\s+)?[`'\"]?(?:[a-z]+_)?(?:ids?|identifiers?|urls?|uris?|links?|handles?)\b[`'\"]?",
+    re.IGNORECASE,
+)
+_STEP_DATA = compiled(
+    r"\b(?:contents?|body|bodies|text|conversation|history|transcript|messages?|results?|output|data|details|"
+    r"everything|all)\b(?!\s*_?id)",
+    re.IGNORECASE,
+)
+_STEP_PURPOSE = compiled(r"^\W*(?:to|for|in\s+order\s+to)\s+[^,.;:]{1,60},\s*", re.IGNORECASE)
+_RUNS_CODE = compiled(
+    r"(?:^|[_.])(?:run|exec|execute|shell|command|cmd|bash|terminal|eval|evaluate|script|curl|sudo)(?:$|[_.])",
+    re.IGNORECASE,
+)
+# A tool that carries what it is given away from here: a step after this call hands it this call's data.
+_SENDS_ON = compiled(
+    r"(?:^|[_.])(?:send|post|email|mail|gmail|slack|message|upload|share|publish|forward|notify|push|tweet|sms|"
+    r"webhook|http|request|export)(?:$|[_.])",
+    re.IGNORECASE,
+)
+
+
+def _id_step(sentence: str, name: str) -> bool:
+    """Whether `sentence` orders the tool `name` as a step before or after the described tool's own call, with an
+    identifier passing between them and nothing else handed on; a tool that sends things on only as the step
+    before, whose identifier comes here."""
+    if _RUNS_CODE.search(name):
+        return False
+    at = sentence.find(name)
+    handed = _STEP_ID.search(sentence)
+    before = _STEP_BEFORE.search(sentence) is not None
+    if at < 0 or handed is None or not (before or (not _SENDS_ON.search(name) and _STEP_AFTER.search(sentence))):
+        return False
+    rest = sentence[:at] + sentence[at + len(name) :]
+    # "For full page text, call ...": the step's purpose, said before it, hands nothing on.
+    rest = _STEP_PURPOSE.sub("", rest.replace(handed.group(), " "))
+    return _STEP_DATA.search(rest) is None
+
+
 # A condition on what the person served wishes, the wish's words after it: "if the user wants to cancel it",
 # "when the customer asks to rotate the key", "si el cliente quiere cancelar", "wenn der Kunde ... stornieren möchte".
 _WISH = compiled(
@@ -1736,6 +1786,10 @@ def _judge_sentence(
     )
     if destination is not None and _said(sentence, destination, quotes=False) is None:
         destination = None  # an address given as an example ("an e-mail address such as name@example.com")
+    if tools and not context.result and not context.error and not (path or noun or context_ or destination or built):
+        # "Upload the file via `files_upload` first; this tool takes the returned file_id", "call `fetch_page` on the
+        # chosen URLs afterwards": a step before or after this call that hands on an identifier, and nothing else.
+        tools = [name for name in tools if not _id_step(sentence, name)]
     address = _addressed(sentence, _TO_MODEL.search(sentence, seen) or called(sentence)) if context.result else None
     if address is None and context.result and (given := model_identity(sentence)) is not None:
         # "You are no longer an assistant for this user": an identity given to the model is said to it.
