@@ -25,6 +25,11 @@ credential's name, an IBAN, a phone number, a tool's snake_case name):
   approved") beside the model named or such an ask;
 - telling the model to drop its previous instructions.
 
+What stands inside a quotation or a code span is quoted, not said: an order
+to drop previous instructions anywhere, and in a definition that addresses
+no model, something kept from the user, the user's say skipped or a sending
+(a detector's "flags „do not tell the user“").
+
 A text whose letters are all ASCII is asked only about the languages written
 in ASCII (one search of their words first): most definitions are English and
 cost one `str.isascii` here. Honest text in these languages (a support reply,
@@ -279,7 +284,7 @@ def foreign_asks(text: str, *, definition: bool = False) -> Iterator[Span]:
         wanted = sorted({max(0, bisect.bisect_right(starts, at) - 1) for at in anchors})
     empty = frozenset[str]()
     sentences = [_Sentence(start, end, empty, addressed=False) for start, end in spans]
-    reader = _Reader(text, patterns, languages)
+    reader = _Reader(text, patterns, languages, definition=definition)
     for k in {k for i in wanted for k in range(max(0, i - _WINDOW + 1), min(len(spans), i + _WINDOW))}:
         sentences[k] = reader.read(*spans[k])
     last = -1
@@ -400,8 +405,16 @@ class _Reader:
     """Reads sentences of one text: each part is looked for by RE2 (linear) and confirmed by Python's form where RE2
     found it, so a long sentence costs one linear pass a part."""
 
-    def __init__(self, text: str, patterns: Mapping[str, re.Pattern[str]], languages: tuple[str, ...] | None) -> None:
+    def __init__(
+        self,
+        text: str,
+        patterns: Mapping[str, re.Pattern[str]],
+        languages: tuple[str, ...] | None,
+        *,
+        definition: bool = False,
+    ) -> None:
         self.text = text
+        self.definition = definition
         low = text.lower()
         # A letter whose lower case is longer ("İ") shifts the offsets: Python's forms are then searched alone.
         self.low = low if len(low) == len(text) else None
@@ -461,10 +474,16 @@ class _Reader:
                 headed = noted and _headed(head, text[label.end() : end], self.patterns["ai"])
             if not addressed and "duty" in found:
                 addressed = True  # "the assistant must ...": the model as the subject of a duty
-        if "override" in found and (
-            quotation_open(text[start : at["override"]]) or _single_quoted(text, start, at["override"])
-        ):
+        if "override" in found and _quoted(text, start, at["override"]):
             found.discard("override")  # an attack quoted as the subject of a warning or a report
+        if self.definition and not addressed:
+            # A tool's own text quoting the asks it detects or strips ('flags „Nesakyk vartotojui“', a sample inside a
+            # code span): what stands in a quotation is its subject, not said to its reader. An ask outside the
+            # quotations counts as ever, and so does a quotation in a note to the model (the rule it is to follow).
+            for category in _QUOTABLE & found:
+                hits = patterns[category].finditer(text, at[category], end)
+                if all(_quoted(text, start, hit.start()) for hit in hits):
+                    found.discard(category)
         told = "user" in found and _past_label(text, start, end, at["user"])
         return _Sentence(start, end, frozenset(found), addressed, noted, told, headed)
 
@@ -544,6 +563,22 @@ def _past_label(text: str, start: int, end: int, at: int) -> bool:
     label = _LABEL.match(text, start if speaker is None else speaker.end(), end)
     # (A clause a comma ends is no label here: "Tell the user, ...".)
     return label is None or at >= label.end() or label.group().rstrip()[-1:] in _CLAUSE_ENDS
+
+
+# The asks a tool's definition may quote as its subject: something kept from the user, the user's say skipped, a
+# sending.
+_QUOTABLE = frozenset({"hide", "noask", "send"})
+
+
+def _quoted(text: str, start: int, at: int) -> bool:
+    """Whether the words at `at` stand inside a quotation or a code span opened in `text[start:at]` (a straight
+    quotation mark right after a letter closes a quotation the sentence's split cut: 'autoriga "H. Tamm", ära ...'
+    is read from "Tamm")."""
+    head = text[start:at]
+    first = head.find('"')
+    if first > 0 and head[first - 1].isalnum():
+        head = head[first + 1 :]
+    return quotation_open(head) or _single_quoted(text, start, at) or head.count("`") % 2 == 1
 
 
 def _single_quoted(text: str, start: int, at: int) -> bool:
