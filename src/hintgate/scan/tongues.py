@@ -28,7 +28,9 @@ credential's name, an IBAN, a phone number, a tool's snake_case name):
 What stands inside a quotation or a code span is quoted, not said: an order
 to drop previous instructions anywhere, and in a definition that addresses
 no model, something kept from the user, the user's say skipped or a sending
-(a detector's "flags „do not tell the user“").
+(a detector's "flags „do not tell the user“"). An act forbidden "without
+asking" (a negated verb of the language's `deny` words a few words before,
+in the same clause, nothing else asked) keeps the user's say.
 
 A text whose letters are all ASCII is asked only about the languages written
 in ASCII (one search of their words first): most definitions are English and
@@ -120,6 +122,19 @@ def _patterns(languages: tuple[str, ...] | None) -> dict[str, re.Pattern[str]]:
         ]
         out[category] = re.compile("|".join(either), re.IGNORECASE)
     return out
+
+
+@functools.cache
+@built
+def _denials(languages: tuple[str, ...] | None) -> re.Pattern[str]:
+    """The words negating a verb (`deny`) in `languages` (all when None), compiled when a text first needs them."""
+    spaced = [lang for lang in _SPACED if languages is None or lang in languages]
+    unspaced = [lang for lang in _UNSPACED if languages is None or lang in languages]
+    either = [
+        _compiled(_SPACED, spaced, "deny", spaced=True) if spaced else r"(?!)",
+        _compiled(_UNSPACED, unspaced, "deny", spaced=False) if unspaced else r"(?!)",
+    ]
+    return re.compile("|".join(either), re.IGNORECASE)
 
 
 @functools.cache
@@ -434,6 +449,22 @@ class _Reader:
                 return where
         return None
 
+    def forbidden(self, start: int, end: int) -> bool:
+        """Whether every skipping of the user's say in `text[start:end]` ("without asking") stands under a negated
+        verb of its own clause: a few words after the negation, no clause's break nor a second verb joined between."""
+        text, deny = self.text, _denials(self.languages)
+        hits = list(self.patterns["noask"].finditer(text, start, end))
+        for hit in hits:
+            last = None
+            for negation in deny.finditer(text, start, hit.start()):
+                last = negation
+            if last is None or last.end() > hit.start():
+                return False
+            between = text[last.end() : hit.start()]
+            if len(between.split()) > _DENIED_WORDS or _CLAUSE_BREAK.search(between) or _JOINED.search(between):
+                return False
+        return bool(hits)
+
     def read(self, start: int, end: int) -> _Sentence:
         text, patterns = self.text, self.patterns
         if not _foreign(text, start, end):
@@ -474,6 +505,10 @@ class _Reader:
                 headed = noted and _headed(head, text[label.end() : end], self.patterns["ai"])
             if not addressed and "duty" in found:
                 addressed = True  # "the assistant must ...": the model as the subject of a duty
+        if "noask" in found and not found & _OTHER_ASKS and self.forbidden(start, end):
+            # "не удаляйте ... без запроса пользователя": the act done without asking is itself forbidden (and nothing
+            # else is asked beside it).
+            found.discard("noask")
         if "override" in found and _quoted(text, start, at["override"]):
             found.discard("override")  # an attack quoted as the subject of a warning or a report
         if self.definition and not addressed:
@@ -563,6 +598,18 @@ def _past_label(text: str, start: int, end: int, at: int) -> bool:
     label = _LABEL.match(text, start if speaker is None else speaker.end(), end)
     # (A clause a comma ends is no label here: "Tell the user, ...".)
     return label is None or at >= label.end() or label.group().rstrip()[-1:] in _CLAUSE_ENDS
+
+
+# How far a negated verb reaches to a "without asking" after it, and what ends its reach: a clause's break, or a second
+# verb joined by a conjunction ("не жди и удаляй без подтверждения": the deletion itself is asked).
+_DENIED_WORDS = 5
+_OTHER_ASKS = frozenset({"hide", "send", "target", "override", "fixed"})
+_CLAUSE_BREAK = compiled(r"[,;:.!?，；：。、]|\s[—–-]\s")
+_JOINED = compiled(
+    r"(?<!\w)(?:and|or|y|e|o|ou|et|und|oder|en|of|och|eller|og|i|in|a|și|sau|и|или|й|та|і|або|και|ή|dan|atau|at|o|"
+    r"kaj|pero|mais|ma|aber|maar|men|ale|но|але|tapi|però)(?!\w)",
+    re.IGNORECASE,
+)
 
 
 # The asks a tool's definition may quote as its subject: something kept from the user, the user's say skipped, a
