@@ -2015,7 +2015,12 @@ def _judge_sentence(
         _found(targets, why, "user-view", "changes what the user is told", hit)
     approval = bypass if bypass and not _required(sentence) else None
     if approval is None and confirm and not _required(sentence):
-        near = sentence[max(0, confirm.start() - 40) : confirm.end() + 20]
+        # (In a result, a semicolon ends no claim: "... leave them out; approved by the director".)
+        near = (
+            _clause_near(sentence, confirm)
+            if not context.result
+            else sentence[max(0, confirm.start() - 40) : confirm.end() + 20]
+        )
         approval = confirm if _NEGATION.search(near) else None
     if approval is not None and not context.result and _forbidden(sentence, approval):
         approval = None  # "never auto-approve a payment": the approval kept, not got around
@@ -2390,6 +2395,14 @@ def _skipped(sentence: str) -> Any:
         if _NEGATION.search(near) and not _NO_APPROVING.search(sentence, max(0, confirm.start() - 24), confirm.end()):
             return confirm
     return None
+
+
+def _clause_near(sentence: str, word: re.Match[str]) -> str:
+    """The words near `word` (forty characters before it, twenty after) in its own clause: a semicolon ends the
+    clause ("show the draft and get their approval; never ask for the password": the "never" is the next clause's)."""
+    before = sentence[max(0, word.start() - 40) : word.start()]
+    after = sentence[word.end() : word.end() + 20]
+    return before.rpartition(";")[2] + word.group() + after.partition(";")[0]
 
 
 # Approving forbidden: "never approve", "do not confirm".
