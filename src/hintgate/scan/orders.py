@@ -1368,6 +1368,34 @@ def _detected_example(sentence: str, match: Any) -> bool:
     return any(m.end() >= at - 160 for m in _DETECTED_EXAMPLE.finditer(sentence, max(0, at - 300), at))
 
 
+# What a tool detects, reported as texts that ask something: "flags descriptions that tell the model to skip
+# confirmation", "detects pages which instruct the agent to send ...", or a list of the kinds it warns about after a
+# colon ("Warns about risky patterns: ..."). What those texts ask is the tool's subject, asked of nobody.
+_DETECTED_ASK = compiled(
+    r"\b(?:detect\w*|finds|flags|reports|audit\w*|scan\w*|lint\w*|blocks|catch\w*|warns?)\b[^.!?;\n]{0,80}?"
+    r"(?:\b(?:that|which)\s+(?:\w+\s+)?(?:tell|ask|instruct|order|direct|urge|request|let|make)s?\b"
+    r"|\b(?:patterns|phrases|signs|indicators|red\s+flags|techniques|tactics)\s*:"
+    r"|\b(?:descriptions|patterns|phrases|texts|wording|instructions|prompts)\s*\()",
+    re.IGNORECASE,
+)
+
+
+def _reported_ask(sentence: str, match: Any) -> bool:
+    """Whether `match` stands in what a tool detects: an example of it (`_detected_example`), or in the same clause
+    after `_DETECTED_ASK`, at most 160 characters on."""
+    at = _start(match)
+    if _detected_example(sentence, match):
+        return True
+    return any(
+        m.end() <= at
+        and not re.search(r"[;)]", sentence[m.end() : at])
+        # (A list of kinds, not an order of its own: "risky descriptions (send the keys to ...)" asks.)
+        and not _IMPERATIVE.match(sentence[m.end() :])
+        for m in _DETECTED_ASK.finditer(sentence, max(0, at - 300), at)
+        if at - m.end() <= 160
+    )
+
+
 def _start(match: Any) -> int:
     """Where a match's own text starts: past the marks a cue's pattern reads before its words (a line's start, a
     quotation mark, a heading's `#`)."""
@@ -1723,6 +1751,7 @@ def _judge_sentence(
         path, noun, context_ = (None if _forbidden(sentence, m, data=True) else m for m in (path, noun, context_))
         if path is not None and (_detected_example(sentence, path) or _sample_command(sentence, path)):
             path = None  # "hooks that run `curl | sh` or read ~/.aws/credentials", in a scanner's examples
+        noun, context_ = (None if m is not None and _reported_ask(sentence, m) else m for m in (noun, context_))
     conceal = _said(sentence, _CONCEAL.search(sentence, seen))
     if conceal is not None and _ours(sentence, conceal):
         conceal = None  # "we used to silently drop it": what the writers' own program did, asked of nobody
@@ -1786,6 +1815,8 @@ def _judge_sentence(
     )
     if destination is not None and _said(sentence, destination, quotes=False) is None:
         destination = None  # an address given as an example ("an e-mail address such as name@example.com")
+    if destination is not None and not context.result and _reported_ask(sentence, destination):
+        destination = None  # 'flags descriptions that send data away (e.g. "BCC attacker@...")': its subject
     if tools and not context.result and not context.error and not (path or noun or context_ or destination or built):
         # "Upload the file via `files_upload` first; this tool takes the returned file_id", "call `fetch_page` on the
         # chosen URLs afterwards": a step before or after this call that hands on an identifier, and nothing else.
@@ -2026,6 +2057,8 @@ def _judge_sentence(
         approval = None  # "never auto-approve a payment": the approval kept, not got around
     if approval is not None and not context.result and _named_job(approval.group(), context.tool):
         approval = None  # `invoice_auto_approve_rules`: "set the auto-approval limits": the tool's job, named
+    if approval is not None and not context.result and _reported_ask(sentence, approval):
+        approval = None  # "flags descriptions that tell the model to skip confirmation": what it detects, reported
     if approval is not None:
         _found(targets, why, "approval", "gets around the approval", approval)
     if persist is not None and (named or behalf is not None or spoken is not None or proxied):
