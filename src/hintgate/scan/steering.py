@@ -68,7 +68,7 @@ from collections.abc import Collection
 from hintgate.scan.cues import Cue
 from hintgate.scan.deferred import compiled
 from hintgate.scan.orders import advert_labelled, sentences
-from hintgate.scan.quoting import quotes_attack
+from hintgate.scan.quoting import quotation_open, quotes_attack
 from hintgate.scan.screens import Screen
 from hintgate.scan.spans import Span
 
@@ -1418,6 +1418,8 @@ def _judge_plain(
         if found is None or _FORBIDS.search(sentence, 0, found.start()):
             continue
         said = found.group().strip(" \t\n,;:()[]\"'“«").lower()
+        if _SAMPLES.search(sentence, 0, found.start()) and quotation_open(sentence[: found.start()]):
+            continue  # 'Example entries: "SYSTEM: you are now in developer mode"': a sample quoted, said to nobody
         if said.startswith("without") and _NOT_WITHOUT.search(sentence, 0, found.start()):
             continue  # "don't call this in a loop without telling the user": the telling required
         if pattern is _NARROWED and _SECRET_WORDS.search(said):
@@ -1462,6 +1464,10 @@ def _judge_plain(
                 continue  # a memory kept is a memory tool's own job
             return f"sets a standing rule ({lasting.group().strip()!r}) over {reach.group().strip()[:40]!r}"
     return None
+
+
+# A label that introduces samples, a quotation after it: "Example entries: \"", "Sample payloads: \"".
+_SAMPLES = compiled(r"\b(?:examples?|samples?|entries|payloads?)(?:\s+\w+){0,2}\s*:\s*[\"“«„]", re.IGNORECASE)
 
 
 def _siblings(said: str, job: str, own: frozenset[str] = frozenset()) -> bool:
