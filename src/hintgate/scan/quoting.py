@@ -151,6 +151,8 @@ _LEAD = compiled(r"[^\n]*[:：][ \t]*$|[ \t]*#{1,6}[ \t]+\S[^\n]*$|[ \t]*\*\*[^\
 _FENCE = compiled(r"[ \t]*(?:```|~~~)")
 _INDENTED = compiled(r"(?: {4}|\t)[ \t]*\S")
 _BLOCKQUOTE = compiled(r"[ \t]*>")
+# A blockquote's mark, one level ("> text"), not a shell's or a console's prompt (">>> ", ">>").
+_QUOTE_MARKED = compiled(r"[ \t]{0,3}>(?!>)[ \t]*\S")
 # A line wholly inside quotation marks, after a list's mark or an item's label ("A.1", "2.", "-"), if any.
 _QUOTED_LINE = compiled(
     r"[ \t]*(?:(?:[-*+\u2022]|[A-Za-z]?\d+(?:\.\d+)*[.)]?|[A-Z]\.\d+)[ \t]+)?"
@@ -193,7 +195,11 @@ def quoted_spans(text: str) -> list[tuple[int, int]]:
             continue
         if data is not None or _DATA_AFTER.match(text, end) or _csv_field(text, line, start, end):
             continue  # a value of data ("note": "...", key: "...", a CSV row's field), not a quotation in a sentence
-        if reports.between(start - _BEFORE, start) or reports.between(end, _sentence_end(text, end)):
+        if (
+            reports.between(start - _BEFORE, start)
+            or reports.between(end, _sentence_end(text, end))
+            or moderated(text, start, end)
+        ):
             spans.append((start, end))
         remarked.append((start, end))
     if "'" in text:
@@ -344,6 +350,74 @@ def names_report(key: str) -> bool:
     return _REPORTS.search(" ".join(key_words(key))) is not None
 
 
+# ---- An item a moderation queue or a filter reports on: its words judge the quotation it holds.
+#
+# A queue lists what people reported or a filter flagged: "Post 9912 — reported for malware link. Content: "..."",
+# "[3] comment by u/... — 4 reports" over a blockquote, "Appeal ... (banned for spam)" over the appeal's text. The
+# words that report an item (reported or flagged by or for something, a count of reports, spam, malware, a message
+# impersonating someone) judge only the item they stand in: its list item (or its paragraph when it is in no list)
+# and the line that heads its list; a queue's other items say nothing of it (an appeal quoted in a queue beside a
+# reported post is the appeal's own text, said to whoever reads the queue).
+_MODERATED = compiled(
+    # Not a word of an address ("seo-spam-farm.xyz", "spam@").
+    r"(?<![@./-])(?<![^\W_])(?:(?:reported|flagged)(?:[ \t]+(?:for|by|as)\b|[ \t]*:|"
+    r"[ \t]+(?:posts?|messages?|comments?|content|reviews?|items?|tickets?)\b)|"
+    r"\d+[ \t]+reports?\b|spam\w*|malware|impersonat\w*|signalé\w*|signalement\w*|gemeldet\w*|denunciad\w*|"
+    r"segnalat\w*|segnalazion\w*)(?![\w-]*\.[a-z]|[\w.-]*@)",
+    re.IGNORECASE,
+)
+# A line that opens an item of a list: a list's mark, a number, or a number in brackets or after a hash ("[3]",
+# "#48211").
+_ITEM_START = compiled(r"[ \t]*(?:[-*+\u2022]|\d+[.)]|\[\d+\]|#\d+)[ \t]")
+# How many lines around a quotation its item holds at most (a paragraph with no list in it).
+_ITEM_LINES = 6
+
+
+def moderated(text: str, start: int, end: int) -> bool:
+    """Whether the item that `text[start:end]` stands in (its list item, else its paragraph, a few lines each way,
+    and the line ending with a colon that heads its list), the span itself left out, reports it as a moderation
+    queue or a filter does (`_MODERATED`)."""
+    low = text.rfind("\n", 0, start) + 1
+    heading = -1
+    for _ in range(_ITEM_LINES):
+        if low == 0 or _ITEM_START.match(text, low):
+            break
+        above = text.rfind("\n", 0, low - 1) + 1
+        if not text[above : low - 1].strip():
+            break
+        low = above
+    if _ITEM_START.match(text, low):
+        # The list's heading: the line above its first item (items and their lines read upward), ending with a colon.
+        above = low
+        for _ in range(_ITEM_LINES * 8):
+            if above == 0:
+                break
+            line = text.rfind("\n", 0, above - 1) + 1
+            words = text[line : above - 1].rstrip()
+            if not words:
+                break
+            if words.endswith((":", "：")) and not _ITEM_START.match(text, line):
+                heading = line
+                break
+            above = line
+    high = text.find("\n", end)
+    high = len(text) if high < 0 else high
+    for _ in range(_ITEM_LINES):
+        if high >= len(text):
+            break
+        below = text.find("\n", high + 1)
+        below = len(text) if below < 0 else below
+        if not text[high + 1 : below].strip() or _ITEM_START.match(text, high + 1):
+            break
+        high = below
+    if _MODERATED.search(text, low, start) or _MODERATED.search(text, end, high):
+        return True
+    if heading < 0:
+        return False
+    stop = text.find("\n", heading)
+    return _MODERATED.search(text, heading, len(text) if stop < 0 else stop) is not None
+
+
 def _sentence_end(text: str, at: int) -> int:
     stop = min(len(text), at + _AFTER)
     end = _SENTENCE_END.search(text, at, stop)
@@ -374,6 +448,14 @@ def _blocks(text: str, reports: _Reports) -> list[tuple[int, int]]:
     i = 0
     while i < len(lines):
         start, end = lines[i]
+        if _QUOTE_MARKED.match(text, start, end) and not (i and _BLOCKQUOTE.match(text, *lines[i - 1])):
+            # A blockquote that no line introduces: quoted when the item it stands in reports on it (a queue's item
+            # "comment by u/... — 8 reports" heading the comment).
+            last = _block_end(text, lines, i)
+            if last is not None and moderated(text, start, lines[last][1]):
+                spans.append((start, lines[last][1]))
+                i = last + 1
+                continue
         if not _LEAD.fullmatch(text, start, end) or _FENCE.match(text, start, end) or not text[start:end].strip():
             i += 1
             continue
