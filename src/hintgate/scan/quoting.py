@@ -203,7 +203,9 @@ def quoted_spans(text: str) -> list[tuple[int, int]]:
             spans.append((start, end))
         remarked.append((start, end))
     if "'" in text:
-        remarked.extend(quote.span() for quote in _SINGLE.finditer(text))
+        for quote in _SINGLE.finditer(text):
+            # In single marks too, a quotation an item of a queue reports on ("#48211 — phrase matched: '...'").
+            (spans if moderated(text, *quote.span()) else remarked).append(quote.span())
     return sorted({*spans, *_judged(text, remarked), *_record_values(text)})
 
 
@@ -354,13 +356,15 @@ def names_report(key: str) -> bool:
 #
 # A queue lists what people reported or a filter flagged: "Post 9912 — reported for malware link. Content: "..."",
 # "[3] comment by u/... — 4 reports" over a blockquote, "Appeal ... (banned for spam)" over the appeal's text. The
-# words that report an item (reported or flagged by or for something, a count of reports, spam, malware, a message
-# impersonating someone) judge only the item they stand in: its list item (or its paragraph when it is in no list)
-# and the line that heads its list; a queue's other items say nothing of it (an appeal quoted in a queue beside a
-# reported post is the appeal's own text, said to whoever reads the queue).
+# words that report an item (reported or flagged by or for something, a heading "FLAGGED (7):", a count of reports,
+# spam, malware, a message impersonating someone) judge only the item they stand in: its list item (or its
+# paragraph when it is in no list) and the line that heads its list; a queue's other items say nothing of it (an
+# appeal quoted in a queue beside a reported post is the appeal's own text, said to whoever reads the queue). Such an
+# item quotes in single marks too ("#48211 — phrase matched: '...'"): the item's report, not a verdict beside the
+# quotation, makes it a sample.
 _MODERATED = compiled(
     # Not a word of an address ("seo-spam-farm.xyz", "spam@").
-    r"(?<![@./-])(?<![^\W_])(?:(?:reported|flagged)(?:[ \t]+(?:for|by|as)\b|[ \t]*:|"
+    r"(?<![@./-])(?<![^\W_])(?:(?:reported|flagged)(?:[ \t]+(?:for|by|as)\b|[ \t]*(?:\(\d+\)[ \t]*)?:|"
     r"[ \t]+(?:posts?|messages?|comments?|content|reviews?|items?|tickets?)\b)|"
     r"\d+[ \t]+reports?\b|spam\w*|malware|impersonat\w*|signalé\w*|signalement\w*|gemeldet\w*|denunciad\w*|"
     r"segnalat\w*|segnalazion\w*)(?![\w-]*\.[a-z]|[\w.-]*@)",
