@@ -129,6 +129,9 @@ _REPORTS = compiled(
     r"exploit\w*|exfiltrat\w*|adversar\w*|malicios\w*|hijack\w*|vulnerab\w*|CTF|proof[\s-]of[\s-]concept|postmortem|post-mortem|post-incident|"
     r"incident|verbatim|hidden[\s_]+(?:instructions?|text|prompt)|quarantin\w*|"
     r"examples?|samples?|scam\w*|fraud\w*|attaqu\w+|"
+    # A text judged as an attempt on an AI: "tries to instruct the triage tool", "an instruction aimed at AI agents".
+    r"(?:tries|tried|attempts?|attempted|attempting)\s+to\s+(?:instruct|trick|manipulate|hijack|steer)|"
+    r"instructions?\s+(?:aimed\s+at|targeting|addressed\s+to)|"
     # A threat named, or an example introduced: "typical lines look like:", "(e.g. ...)", "z. B.", "örneğin".
     r"threat\w*|menace\w*|amenaza\w*|ameaça\w*|bedrohung\w*|minacc\w*|zagrożen\w*|tehdit\w*|угроз\w*|"
     r"typical(?:ly)?|typique\w*|típic\w*|typisch\w*|tipic\w*|typow\w*|типичн\w*|e\.g|z\.\s?B|p\.\s?ej|например|"
