@@ -565,10 +565,12 @@ def _block_end(text: str, lines: list[tuple[int, int]], first: int) -> int | Non
 # attack or of a detection's outcome), never from the sample's own words; what no key makes a sample of still stands
 # in it (`scan.poisoning._blatant`).
 
-# A key that says its value labels the record it stands in (its words, `scan.cells.key_words`).
+# A key that says its value labels the record it stands in (its words, `scan.cells.key_words`): a filter's score too,
+# when its value names a blocking ("Score: 0.97 → would be BLOCKED"). A record's status is no label: an order or a
+# claim "denied" or "blocked" is the record's business, not a verdict on the text it holds.
 _LABEL_KEYS = frozenset(
     {"label", "labels", "verdict", "verdicts", "classification", "category", "categories", "class", "assessment"}
-    | {"decision", "rule", "detection", "disposition", "outcome", "action"}
+    | {"decision", "rule", "detection", "disposition", "outcome", "action", "score"}
 )
 # A label's value that names the text an attack (a text's kind of attack, or a text found malicious and stopped), not
 # what it describes: an endpoint alert's "Suspicious PowerShell encoded command" names a process's behaviour, and the
