@@ -325,7 +325,22 @@ _TO_MODEL = Cue(
     r"[ \t]+(?:(?-i:AI|LLM)|assistant|copilot|bot|note-?taker)[ \t]*,"
     # A label that names its reader in parentheses: "Automation note (for AI triage bots):".
     r"|\((?:for|to)\s+(?:the\s+|all\s+|any\s+)?(?:[\w-]+\s+){0,2}?(?-i:AI|LLM)s?\b[^()\n]{0,40}\)[ \t]*:"
-    r"|\b(?:AI|agent|assistant|model|LLM|bot)s?\s+(?:instructions?|directives?|notes?|notice|memo)\s*:"
+    r"|\b(?:AI|agent|assistant|model|LLM|bot)s?\s+(?:instructions?|directives?|notes?|notice|memo)\s*"
+    # (what qualifies the note in parentheses before its colon: "Assistant instructions (effective immediately):")
+    r"(?:\([^()\n]{1,80}\)\s*)?:"
+    # A machine named as the text's reader by what it would do with the text: "if read by an automated system:",
+    # "when this form is processed by AI", "Whoever processes this with an AI model —", "Any AI system used to
+    # review this Agreement shall ...". No page names a person so; what follows is said to the model.
+    r"|\b(?:if|when|whenever|once)\s+(?:(?:this|it)\s+(?:[\w-]+\s+)?(?:is|gets)\s+(?:being\s+)?)?(?:read|processed|"
+    r"parsed|handled|reviewed|summari[sz]ed|opened|scanned|ingested|extracted)\s+by\s+(?:an?\s+|any\s+|the\s+)?"
+    r"(?:automated\s+(?:systems?|tools?|software|process\w*|pipelines?|readers?)|(?:[\w-]+\s+)?" + _MODEL_NOUNS + r")\b"
+    r"|\b(?:whoever|anyone|anybody)\s+(?:who\s+)?(?:processes|reads|reviews|handles|summari[sz]es|parses|opens|"
+    r"analy[sz]es|checks)\s+this\s+(?:[\w-]+\s+)?(?:with|using|via|through)\s+(?:an?\s+|the\s+|any\s+)?"
+    + _MODEL_NOUNS
+    + r"\b"
+    r"|\b(?:any|every|each|all)\s+(?:AI|automated)\s+(?:[\w-]+\s+)?(?:systems?|tools?|models?|software|assistants?|"
+    r"agents?)\s+(?:(?:used|employed|deployed|tasked|asked)\s+(?:to|for|in)\s+|(?:that|which)\s+)"
+    r"(?:[\w'’-]+\s+){0,6}?(?:shall|must|should|will|(?:is|are)\s+required\s+to)\b"
     r"|\b(?:shopping|email|mail|inbox|support|coding|browsing|research|booking|travel|moderation|review|triage|"
     r"analyst|scheduling|calendar|application|summari[sz]ing)\s+(?:assistants?|agents?|bots?)"
     r"(?:\s*[:,]|\s+(?:must|should|shall|reading|processing|handling|that|who|helping|please)\b)"
@@ -3291,7 +3306,8 @@ _RESULT_CUES = Cue(
     + r"|"
     + _BANNER_FOR_MODEL
     + r"|"
-    r"\bautomated\s+(?:reviewers?|readers?|assistants?|agents?|summari[sz]ers?|note-?takers?)\b|"
+    r"\bautomated\s+(?:reviewers?|readers?|assistants?|agents?|summari[sz]ers?|note-?takers?|systems?|tools?|software|"
+    r"process\w*|pipelines?)\b|"
     # A tool's call asked for by the tool's name ("invoke slack.post_message", "then run send_email", "use the
     # calendar tool"): the one that calls tools is the model.
     r"\b(?:call|invoke|run|use|execute|trigger)\s+(?:the\s+)?[`'\"]?[A-Za-z][A-Za-z0-9]*(?:[_.][A-Za-z0-9]+)+|"
