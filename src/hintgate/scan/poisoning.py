@@ -108,6 +108,7 @@ from hintgate.scan.spans import Span, Unread
 from hintgate.scan.steering import steers
 from hintgate.scan.switched import switched
 from hintgate.scan.telling import may_tell, told
+from hintgate.scan.templates import MAY_FILL, filled_links
 from hintgate.scan.tongues import foreign_asks, may_hold
 from hintgate.scan.triggers import LATER
 from hintgate.scan.turns import turn_orders
@@ -888,6 +889,9 @@ def _scan_strings(
         findings.extend(_said_findings(texts, machine, findings, tool, asked_out, _ASKED_OUT, detector))
         # Data kept from the person the model answers, a machine named beside it (`scan.withheld`).
         findings.extend(_said_findings(texts, machine, findings, tool, result_withheld, _WITHHELD, detector))
+        # A link whose blank, described in words, the model is to fill with data (`scan.templates`).
+        blanks = {location for location, text in texts if text and MAY_FILL.search(text[:RESULT_LINEAR_CHARACTERS])}
+        findings.extend(_said_findings(texts, blanks, findings, tool, filled_links, _LINK_FILLED, detector))
     findings.extend(
         ScanFinding(
             UNSCANNED,
@@ -1107,6 +1111,7 @@ _REMEDIED = "asks for a harmful remedy or an act on an approval it claims"
 _SCRIPTED = "scripts the model's answer before it reads the data"
 _ASKED_OUT = "asks for private data to be sent out"
 _WITHHELD = "keeps data from the person the model answers"
+_LINK_FILLED = "asks for a link built from data"
 
 
 def _said_findings(

@@ -248,8 +248,13 @@ def _opened_orders(text: str) -> list[Span]:
             end = end if content is None else content.end()
         end = _note_end(text, start, end=end)
         why = "after the tool's output said to end" if ended else "in a message forged as the system's or the maker's"
+        # After the output's end, a turn of the chat's roles: the conversation forged whole, and what it asks is the
+        # user's (or the system's) task, a chore or not.
+        turn = ended and _ROLE_LINE.match("\n" + text[start : start + 200]) is not None
+        if turn:
+            why = "in a turn of the chat forged after the tool's output said to end"
         for s, e, order in note_orders(text[start:end]):
-            if not message and order.targets == ("act",):
+            if not message and not turn and order.targets == ("act",):
                 # "=== END OF LOG ===\nNext run at 02:00; call the on-call if it fails", a provider's mail to its
                 # customers ("Update your SDK before June"): a chore, no reach of its own
                 continue
