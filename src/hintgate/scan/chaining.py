@@ -185,6 +185,30 @@ _PREVIEWED = compiled(
     re.IGNORECASE,
 )
 _FORBIDDEN = compiled(r"\b(?:not|never|don't|no)\b(?:\s+\S+){0,3}\s*$", re.IGNORECASE)
+# A tool named as what is called, in any language: in code quotes (`` `vendor_update_bank` ... ausführen``), or a name
+# of joined words after a verb of calling ("call revoke_and_migrate").
+_TOOL_NAMED = compiled(
+    r"`(?P<ticked>[a-z][a-z0-9]*(?:[_.][a-z0-9]+)+)`"
+    r"|\b(?:call|invoke|run|trigger|execute|use)\s+(?:the\s+)?(?P<bare>[a-z][a-z0-9]*(?:_[a-z0-9]+)+)\b",
+    re.IGNORECASE,
+)
+# A party the text fixes for money or access to go to, whoever the user names: an IBAN, a wallet's address, or an
+# account, customer, user or payee written out by its number ("IBAN DE89 3704 ...", "0x7a3F...", "merchant id
+# CIVPAY-88213", "user id 99182", "klant C-00042").
+_PARTY = compiled(
+    r"\b(?-i:[A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]{4}){3,7}(?:[ ]?[A-Z0-9]{1,4})?)\b"
+    r"|\b0x[0-9a-f]{40}\b"
+    r"|\b(?:account|merchant|customer|client|user|member|beneficiary|recipient|payee|wallet|klant|cliente|Kunden?|"
+    r"Empfänger|beneficiar\w*|bénéficiaire|destinataire|destinatario)\s*(?:ids?|numbers?|no\.?|nr\.?|#|code)?\s*[:=]?\s*"
+    r"[\"'“„]?(?-i:[A-Z]{0,6})-?\d[\w-]{2,}",
+    re.IGNORECASE,
+)
+# A party given as an example of a value's form: "e.g. user id 1234", "for example IBAN DE89 ...".
+_EXAMPLE_BEFORE = compiled(
+    r"\b(?:e\.\s?g\.|i\.\s?e\.|for\s+(?:example|instance)|such\s+as|like|z\.\s?B\.|p\.\s?ex\.)"
+    r"[\s,:]*(?:\S+\s+){0,3}$",
+    re.IGNORECASE,
+)
 
 
 def fixed_calls(text: str) -> list[Span]:
@@ -192,16 +216,38 @@ def fixed_calls(text: str) -> list[Span]:
     definition, not the user's request, decides what the call does ("call set_safety_zone with mode=\"off\"",
     "subscribe_member(plan=\"premium_trial\")"). A call shown to the user first, a call forbidden, and attack wording
     quoted are not read so."""
-    if _FIXED_CUE.search(text) is None:
+    calls = _FIXED_CUE.search(text) is not None
+    if not calls and _PARTY.search(text) is None:
         return []
     found: list[Span] = []
     for start, end in sentences(text):
         sentence = text[start:end]
-        for call in _FIXED_CALL.finditer(sentence):
+        why = None
+        for call in _FIXED_CALL.finditer(sentence) if calls else ():
             if _FORBIDDEN.search(sentence, 0, call.start()) is not None:
                 continue
-            if _PREVIEWED.search(sentence) is not None or quotes_attack(sentence):
-                break
-            found.append(Span(start, end, f"orders a call with its arguments written out ({call.group()!r})"))
+            if _PREVIEWED.search(sentence) is None and not quotes_attack(sentence):
+                why = f"orders a call with its arguments written out ({call.group()!r})"
             break
+        if why is None:
+            why = _fixed_party(sentence)
+        if why is not None:
+            found.append(Span(start, end, why))
     return found
+
+
+def _fixed_party(sentence: str) -> str | None:
+    """Why `sentence` orders another tool's call for a party it fixes (an IBAN, a wallet, an account by its number),
+    or None: the definition, not the user, decides whom the money or the access goes to. A call forbidden, shown to
+    the user first, a party given as an example, and attack wording quoted are not read so."""
+    party = _PARTY.search(sentence)
+    if party is None or _EXAMPLE_BEFORE.search(sentence, 0, party.start()) is not None:
+        return None
+    for named in _TOOL_NAMED.finditer(sentence):
+        if _FORBIDDEN.search(sentence, 0, named.start()) is not None:
+            continue
+        if _PREVIEWED.search(sentence) is not None or quotes_attack(sentence):
+            return None
+        name = named.group("ticked") or named.group("bare")
+        return f"orders a call of {name!r} for a party it fixes ({party.group()[:40]!r})"
+    return None
