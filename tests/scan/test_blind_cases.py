@@ -17,7 +17,8 @@ through it, as blind_final55 and blind_final56 were through its second round and
 blind_final60 through its fourth (its third round's pair was not kept), and blind_final63 to blind_final66
 through the round of 2026-12-04 (its fifth round's pair, blind_final61 and blind_final62, was lost with that
 machine's state before it could be kept), blind_final67 and blind_final68 through its second round, and
-blind_final69 and blind_final70 through its third; blind_dev5, written blind in the seventh
+blind_final69 and blind_final70 through its third, and blind_final71 and blind_final72 through the round
+of 2026-12-05; blind_dev5, written blind in the seventh
 round for honest tool definitions, was read while that round's rules were written. The floors below sit
 one case under what the scan scored on each when it was added or at a round's end (raised as the rules improved,
 never lowered), so a change that loses a class there fails.
@@ -87,6 +88,8 @@ SIZES = {
     "blind_final68": 310,
     "blind_final69": 310,
     "blind_final70": 310,
+    "blind_final71": 310,
+    "blind_final72": 310,
 }
 SETS = tuple(SIZES)
 
@@ -206,6 +209,9 @@ FLOORS = {
     # Held out through the third round of 2026-12-04, added at what its last rules scored.
     "blind_final69": (0.73, 0.05, 0.87, 0.05),
     "blind_final70": (0.75, 0.01, 0.83, 0.13),
+    # Held out through the round of 2026-12-05, added at what its last rules scored.
+    "blind_final71": (0.75, 0.05, 0.91, 0.05),
+    "blind_final72": (0.75, 0.03, 0.79, 0.06),
 }
 
 
