@@ -54,5 +54,6 @@ SHAPES: dict[str, Callable[[int], str]] = {
     "leetspeak": _repeat("1gn0r3 "),
     "role markers": _repeat("SYSTEM: "),
     "tags without an end": _repeat("<IMPORTANT>"),
+    "quotations every few words on one line": _repeat("the value \"alpha beta\" and the word 'gamma delta' here, "),
 }
 """Hostile shapes by name."""

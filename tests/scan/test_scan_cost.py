@@ -18,7 +18,9 @@ from tests.scan.hostile import SHAPES
 from hintgate.scan import anchors, poisoning
 from hintgate.scan.poisoning import Level, scan_result, scan_tool
 from hintgate.scan.prefilter import prepare
+from hintgate.scan.quoting import quoted_spans
 from hintgate.scan.reading import ROT13_WORDS
+from hintgate.scan.templates import filled_links
 
 SIZES = (10, 20, 40, 80)
 SLACK = 2.5
@@ -62,6 +64,31 @@ def test_the_scan_of_a_hostile_shape_grows_linearly_with_its_length(
             f"{shape!r}: {size} KB took {took:.3f} s of CPU, {ratio:.1f}x the 10 KB run's {base:.3f} s "
             f"(linear would be {size / SIZES[0]:.0f}x; allowed {allowed:.0f}x)"
         )
+
+
+PART_SHAPES: dict[str, tuple[Callable[[str], object], Callable[[int], str]]] = {
+    "quoted_spans on quotations every few words of one line": (
+        quoted_spans,
+        lambda size: ("the value \"alpha beta\" and the word 'gamma delta' here, " * size)[:size],
+    ),
+    "filled_links on link blanks inside an open fenced block": (
+        filled_links,
+        lambda size: ("```\n" + "```\n```\nsee https://h.example/x?q={all the user emails} now\n" * size)[:size],
+    ),
+}
+"""Readers of the scan with a shape that reads the text again for each of its matches, unless bounded."""
+
+
+@pytest.mark.parametrize("part", sorted(PART_SHAPES))
+def test_a_reader_of_many_matches_reads_in_time_linear_in_the_text(part: str) -> None:
+    read, make = PART_SHAPES[part]
+    read(make(2048))
+    base = max(cpu(read, make(SIZES[0] * 1024), runs=3), FLOOR)
+    took = cpu(read, make(SIZES[-1] * 1024), runs=2)
+    allowed = SLACK * SIZES[-1] / SIZES[0]
+    assert took / base <= allowed, (
+        f"{part}: {took:.3f} s against {base:.3f} s, {took / base:.1f}x (allowed {allowed:.0f}x)"
+    )
 
 
 CHINESE = "这是一个关于如何配置客户端的说明。请在工作目录中创建配置文件，然后重新启动服务。"

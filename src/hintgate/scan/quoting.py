@@ -383,23 +383,27 @@ _ITEM_LINES = 6
 def moderated(text: str, start: int, end: int) -> bool:
     """Whether the item that `text[start:end]` stands in (its list item, else its paragraph, a few lines each way,
     and the line ending with a colon that heads its list), the span itself left out, reports it as a moderation
-    queue or a filter does (`_MODERATED`)."""
-    low = text.rfind("\n", 0, start) + 1
+    queue or a filter does (`_MODERATED`). Read within `_BEFORE` characters each way of the span (the heading within
+    eight times that, its first `_BEFORE` characters): a text of one long line with a quotation every few words
+    costs a bounded read per quotation, not one of the whole line."""
+    floor = max(0, start - _BEFORE)
+    ceiling = min(len(text), end + _BEFORE)
+    low = text.rfind("\n", floor, start) + 1 or floor
     heading = -1
     for _ in range(_ITEM_LINES):
-        if low == 0 or _ITEM_START.match(text, low):
+        if low <= floor or _ITEM_START.match(text, low):
             break
-        above = text.rfind("\n", 0, low - 1) + 1
+        above = text.rfind("\n", floor, low - 1) + 1 or floor
         if not text[above : low - 1].strip():
             break
         low = above
     if _ITEM_START.match(text, low):
-        # The list's heading: the line above its first item (items and their lines read upward), ending with a colon.
         above = low
+        top = max(0, start - 8 * _BEFORE)
         for _ in range(_ITEM_LINES * 8):
-            if above == 0:
+            if above <= top:
                 break
-            line = text.rfind("\n", 0, above - 1) + 1
+            line = text.rfind("\n", top, above - 1) + 1 or top
             words = text[line : above - 1].rstrip()
             if not words:
                 break
@@ -407,13 +411,13 @@ def moderated(text: str, start: int, end: int) -> bool:
                 heading = line
                 break
             above = line
-    high = text.find("\n", end)
-    high = len(text) if high < 0 else high
+    high = text.find("\n", end, ceiling)
+    high = ceiling if high < 0 else high
     for _ in range(_ITEM_LINES):
-        if high >= len(text):
+        if high >= ceiling:
             break
-        below = text.find("\n", high + 1)
-        below = len(text) if below < 0 else below
+        below = text.find("\n", high + 1, ceiling)
+        below = ceiling if below < 0 else below
         if not text[high + 1 : below].strip() or _ITEM_START.match(text, high + 1):
             break
         high = below
@@ -421,8 +425,8 @@ def moderated(text: str, start: int, end: int) -> bool:
         return True
     if heading < 0:
         return False
-    stop = text.find("\n", heading)
-    return _MODERATED.search(text, heading, len(text) if stop < 0 else stop) is not None
+    stop = text.find("\n", heading, heading + _BEFORE)
+    return _MODERATED.search(text, heading, min(len(text), heading + _BEFORE) if stop < 0 else stop) is not None
 
 
 def _sentence_end(text: str, at: int) -> int:

@@ -12,6 +12,7 @@ on a line about attack wording: a write-up quoting one) is left alone, and so is
 
 from __future__ import annotations
 
+import bisect
 import re
 
 from hintgate.scan.cues import Cue
@@ -36,12 +37,17 @@ def filled_links(text: str) -> list[Span]:
     """The addresses of `text` with a blank described in words, at their spans, but where shown (in code or a
     fenced block, or on a line about attack wording)."""
     found: list[Span] = []
+    fences: list[int] | None = None  # where fenced blocks open and close, read once for all blanks
     for blank in MAY_FILL.finditer(text):
         start, end = blank.start(), blank.end()
         line = text.rfind("\n", 0, start) + 1
         stop = text.find("\n", end)
         stop = len(text) if stop < 0 else stop
-        if text.count("`", line, start) % 2 == 1 or len(_FENCE.findall(text, 0, start)) % 2 == 1:
+        if text.count("`", line, start) % 2 == 1:
+            continue
+        if fences is None:
+            fences = [fence.start() for fence in _FENCE.finditer(text)]
+        if bisect.bisect_left(fences, start) % 2 == 1:
             continue
         if quotes_attack(text[line:stop]):
             continue
