@@ -55,5 +55,6 @@ SHAPES: dict[str, Callable[[int], str]] = {
     "role markers": _repeat("SYSTEM: "),
     "tags without an end": _repeat("<IMPORTANT>"),
     "quotations every few words on one line": _repeat("the value \"alpha beta\" and the word 'gamma delta' here, "),
+    "link blanks inside a fenced block": _repeat("see https://h.example/x?q={all the user emails} now\n", "```\n"),
 }
 """Hostile shapes by name."""

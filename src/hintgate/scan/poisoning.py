@@ -2613,7 +2613,7 @@ def _term_described(text: str, signal: _Signal) -> bool:
     use the agent."); the phrase names no model, and nothing from the term to its sentence's end names an address."""
     if signal.view.hidden or signal.phrase.kind not in (ADDRESS, REACH):
         return False
-    at = text.rfind("\n", 0, signal.start)
+    at = text.rfind("\n", max(0, signal.start - _TERM_REACH), signal.start)
     if at < 0:
         return False
     line_start = at + 1
@@ -2622,7 +2622,9 @@ def _term_described(text: str, signal: _Signal) -> bool:
     for _ in range(_TERM_LINES):
         if at < 0:
             return False
-        start = text.rfind("\n", 0, at) + 1
+        start = text.rfind("\n", max(0, at - _TERM_REACH), at) + 1
+        if start == 0 and at > _TERM_REACH:
+            return False  # a line longer than any term's paragraph line: no term above it is looked for
         line = text[start:at]
         at = start - 1
         if not line.strip():
@@ -2640,6 +2642,8 @@ def _term_described(text: str, signal: _Signal) -> bool:
 
 
 _TERM_LINES = 6
+_TERM_REACH = 4000
+"""How far back a line's start is looked for: the lines of a term and its paragraph, not the text from its start."""
 _AWAY = re.compile(r"@|://")
 # A reference's term: a line that is an option (with its argument and aliases), or a heading that is a command.
 _TERM = re.compile(
@@ -2680,16 +2684,19 @@ def _fraud_asks(text: str, signal: _Signal) -> bool:
     asks = _ASKS_YOU.search(text, max(start, signal.start - 60), signal.start)
     if asks is not None:
         return _FRAUD.search(text, start, signal.start) is not None
-    line_start = text.rfind("\n", 0, signal.start) + 1
-    if not _LIST_ITEM.match(text, line_start):
+    line_start = text.rfind("\n", max(0, signal.start - _ASKS_REACH), signal.start) + 1
+    if not line_start or not _LIST_ITEM.match(text, line_start):
         return False
-    above = text[:line_start].rstrip("\n").rsplit("\n", 12)
+    above = text[max(0, line_start - _ASKS_REACH) : line_start].rstrip("\n").rsplit("\n", 12)
     for line in reversed(above[-12:]):
         if line.strip() and not _LIST_ITEM.match(line):
             return _ASKS_LIST.search(line) is not None and _FRAUD.search(line) is not None
     return False
 
 
+_ASKS_REACH = 4000
+"""How far back a list item's start, and the lines above it, are looked for: a fixed window, not the text from its
+start, so a text of many reaches is read in time linear in its length."""
 _ASKERS_OF = r"(?:you|victims?|users?|customers?|people|staff|employees|merchants?|members?|recipients?)"
 # Someone's request of the reader, right before the reach: "... and ask you to [send your password]".
 _ASKS_YOU = re.compile(

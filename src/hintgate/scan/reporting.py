@@ -16,6 +16,7 @@ domain, is no such report.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from hintgate.scan.deferred import compiled
 
@@ -61,11 +62,29 @@ def _registered(domain: str) -> str:
     return ".".join(labels[-keep:])
 
 
+@lru_cache(maxsize=8)
+def _first_from(text: str) -> re.Match[str] | None:
+    """The text's first `From:` line, searched once per text (a text holds many phrases to judge)."""
+    return _FROM.search(text)
+
+
+def _sender(text: str, start: int) -> re.Match[str] | None:
+    """The first `From:` line that ends before `start`. The first line of the whole text answers unless it runs
+    past `start`; then (rarely) the text before `start` is searched on its own. Searching the text before each
+    phrase anew would read the text once per phrase: quadratic in a text of many phrases."""
+    first = _first_from(text)
+    if first is None or first.start() >= start:
+        return None
+    if first.end() <= start:
+        return first
+    return _FROM.search(text, 0, start)
+
+
 def reported_home(text: str, start: int, end: int) -> bool:
     """Whether `text[start:end]` (a phrase that sends something to an address) forwards a message to the abuse desk
     of the organisation that sent `text`: every address in it is on the domain of the text's first `From:` line
     before it, what it sends is a message and nothing of the user's, and it names no model."""
-    sender = _FROM.search(text, 0, start)
+    sender = _sender(text, start)
     if sender is None:
         return False
     phrase = text[start:end]
