@@ -249,7 +249,7 @@ async def open_store(settings: Settings) -> AsyncIterator[Any]:
 
 
 async def _opened_store(settings: Settings) -> Any:
-    from hintgate.cli.common import store_advice
+    from hintgate.cli.failing import store_advice  # not `cli.common`: Typer and Rich are not for a gateway that serves
     from hintgate.store import RecordingSettings, Store
 
     try:

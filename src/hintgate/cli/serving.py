@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -21,6 +22,7 @@ from hintgate.cli.failing import (
     load_or_fail,
     store_location,
 )
+from hintgate.cli.plain_console import Lines, PlainConsole
 from hintgate.errors import ConfigError, HintgateError, ListenError
 
 if TYPE_CHECKING:
@@ -91,6 +93,15 @@ async def _serve_stdio(
             view=view,
             prestarted=prestarted,
         )
+
+
+def _stderr_lines() -> Lines:
+    """Where `serve` says something before it starts: Rich's `Console` at a terminal, `PlainConsole` otherwise."""
+    if sys.stderr.isatty():
+        from rich.console import Console
+
+        return Console(stderr=True)
+    return PlainConsole()
 
 
 def _demo_banner(demo: bool) -> None:
@@ -165,10 +176,12 @@ def serve_with(
         if view not in known:
             fail(f"--view {view}: no such view (the views are {', '.join(known)})", EXIT_USAGE)
     # What loads but does nothing as written (policy naming people in a file without identity), said at start.
-    for warning in loaded.warnings:
-        from rich.console import Console
-
-        Console(stderr=True).print(f"hintgate: warning: {warning}", highlight=False, markup=False, soft_wrap=True)
+    # Through Rich at a terminal only, as `serve`'s own lines (`hintgate.cli.plain_console`): an MCP client's log
+    # gets them as they are, and a gateway that serves imports no Rich for them.
+    if loaded.warnings:
+        console = _stderr_lines()
+        for warning in loaded.warnings:
+            console.print(f"hintgate: warning: {warning}", highlight=False, markup=False, soft_wrap=True)
     # Read once, now gone: a stdio server (the same user) could read them in /proc/<this pid>/environ.
     wipe(GATEWAY_SECRETS)
     try:
