@@ -1,9 +1,10 @@
 """Reading a config file's text into data, remembering where every key and value sits.
 
-Both formats go through PyYAML's composer, which keeps a start mark on every
-node; JSON is (nearly) a subset of YAML, so one walk over the composed nodes
-maps each key path to a line and column for both. JSON files are still parsed
-by `json` for their data, so JSON's types and syntax errors are exactly JSON's.
+YAML goes through PyYAML's composer, which keeps a start mark on every node;
+one walk over the composed nodes maps each key path to a line and column. JSON
+is parsed by `json` for its data, so JSON's types and syntax errors are exactly
+JSON's, and located by a walk of its own text that marks it as PyYAML's composer
+would (JSON is nearly a subset of YAML), without importing PyYAML.
 
 Two deliberate departures from stock PyYAML:
 
@@ -19,13 +20,14 @@ character where it was so reported columns still match the file.
 
 A JSON file whose keys are each given once is located only when a position is
 first asked for (a problem or a warning to report): the config a client
-launches the gateway with is read before its upstreams are spawned, and PyYAML's
-import and composer cost that start 15-17 ms of CPU for nothing when the file
-is fine. A duplicated key (`json`'s pairs say so) is located at once.
+launches the gateway with is read before its upstreams are spawned, and locating
+it cost that start CPU for nothing when the file is fine. A duplicated key
+(`json`'s pairs say so) is located at once.
 """
 
 from __future__ import annotations
 
+import bisect
 import functools
 import json
 import re
@@ -180,13 +182,74 @@ def _read_json(text: str) -> tuple[Any, Positions]:
     return data, LocatedLater(functools.partial(_json_positions, cleaned))
 
 
+_SCAN_STRING: Callable[[str, int], tuple[str, int]] = json.JSONDecoder().parse_string  # type: ignore[attr-defined]
+"""`json`'s own reading of a string from after its opening quote: its value and where it ends."""
+_JSON_SPACE = re.compile(r"[ \t\n\r]*")
+# A number, `true`, `false`, `null` (and `json`'s NaN and Infinity): up to what ends a value.
+_JSON_SCALAR = re.compile(r"[^\s,\]}]+")
+# Where PyYAML's reader starts a line: after a line break, `\r\n` counting as one.
+_LINE_BREAK = re.compile(r"\r\n|[\n\r\x85\u2028\u2029]")
+
+
 def _json_positions(cleaned: str) -> Positions:
-    # Strict JSON has no raw tab inside a string, so tabs are whitespace here;
-    # PyYAML refuses tabs as indentation, so they become spaces (one column each).
+    """Where each key and value of a text `json` parsed starts, as PyYAML's composer marks the same text.
+
+    Read here rather than composed by PyYAML: a gateway that reports a warning of its JSON config (the `identity`
+    issuer's plain `http`) does not hold PyYAML for it while it serves. The walk is `_walk`'s: a value's mark
+    where it starts (a string's opening quote, a `{` or `[`), a key's at its opening quote, a key given again in one
+    mapping a duplicate (its value not walked), a `<<` key skipped as YAML's merge key.
+    """
+    starts = [0, *(match.end() for match in _LINE_BREAK.finditer(cleaned))]
+
+    def mark(index: int) -> Mark:
+        line = bisect.bisect_right(starts, index)
+        return (line, index - starts[line - 1] + 1)
+
+    positions = Positions()
     try:
-        return _compose(cleaned.replace("\t", " "))[1]
-    except SyntaxProblem:
+        _json_walk(cleaned, _JSON_SPACE.match(cleaned, 0).end(), (), positions, mark)  # type: ignore[union-attr]
+    except (ValueError, IndexError, RecursionError):
         return Positions()  # data is fine; only line numbers are lost
+    return positions
+
+
+def _json_walk(text: str, index: int, path: tuple[Key, ...], positions: Positions, mark: Callable[[int], Mark]) -> int:
+    """Mark the JSON value starting at `index` and what it holds; where it ends."""
+    positions.values.setdefault(path, mark(index))
+    opening = text[index]
+    if opening == '"':
+        return _SCAN_STRING(text, index + 1)[1]
+    if opening not in "{[":
+        return _JSON_SCALAR.match(text, index).end()  # type: ignore[union-attr]
+    closing = "}" if opening == "{" else "]"
+    seen: dict[str, Mark] = {}
+    index = _JSON_SPACE.match(text, index + 1).end()  # type: ignore[union-attr]
+    count = 0
+    while text[index] != closing:
+        if opening == "{":
+            key_mark = mark(index)
+            key, index = _SCAN_STRING(text, index + 1)
+            index = _JSON_SPACE.match(text, index).end()  # type: ignore[union-attr]
+            if text[index] != ":":
+                raise ValueError("not JSON")
+            index = _JSON_SPACE.match(text, index + 1).end()  # type: ignore[union-attr]
+            child: tuple[Key, ...] = (*path, key)
+            if key == "<<":
+                index = _json_walk(text, index, child, Positions(), mark)
+            elif key in seen:
+                positions.duplicates.append((child, key_mark, seen[key]))
+                index = _json_walk(text, index, child, Positions(), mark)
+            else:
+                seen[key] = key_mark
+                positions.keys[child] = key_mark
+                index = _json_walk(text, index, child, positions, mark)
+        else:
+            index = _json_walk(text, index, (*path, count), positions, mark)
+            count += 1
+        index = _JSON_SPACE.match(text, index).end()  # type: ignore[union-attr]
+        if text[index] == ",":
+            index = _JSON_SPACE.match(text, index + 1).end()  # type: ignore[union-attr]
+    return index + 1
 
 
 def _read_yaml(text: str) -> tuple[Any, Positions]:
