@@ -49,6 +49,7 @@ from hintgate.scan.contradicted import contradicted_claims
 from hintgate.scan.cues import Cue
 from hintgate.scan.deferred import clock
 from hintgate.scan.documents import job_document
+from hintgate.scan.errands import MAY_ERRAND, errands
 from hintgate.scan.falsehood import MAY_ADMIT_BESIDE, admitted_beside
 from hintgate.scan.fields import field_orders
 from hintgate.scan.findings import SCAN_RULES, UNSCANNED, Key, Level, Location, ScanFinding, ScanRule, high_findings
@@ -889,6 +890,9 @@ def _scan_strings(
         findings.extend(_said_findings(texts, machine, findings, tool, asked_out, _ASKED_OUT, detector))
         # Data kept from the person the model answers, a machine named beside it (`scan.withheld`).
         findings.extend(_said_findings(texts, machine, findings, tool, result_withheld, _WITHHELD, detector))
+        # A note to the machine reading the result that changes what a person is told (`scan.errands`).
+        spoken = {location for location, text in texts if text and MAY_ERRAND.search(text[:RESULT_LINEAR_CHARACTERS])}
+        findings.extend(_said_findings(texts, spoken, findings, tool, errands, _ERRAND, detector))
         # A link whose blank, described in words, the model is to fill with data (`scan.templates`).
         blanks = {location for location, text in texts if text and MAY_FILL.search(text[:RESULT_LINEAR_CHARACTERS])}
         findings.extend(_said_findings(texts, blanks, findings, tool, filled_links, _LINK_FILLED, detector))
@@ -1112,6 +1116,7 @@ _SCRIPTED = "scripts the model's answer before it reads the data"
 _ASKED_OUT = "asks for private data to be sent out"
 _WITHHELD = "keeps data from the person the model answers"
 _LINK_FILLED = "asks for a link built from data"
+_ERRAND = "asks the machine reading it to change what a person is told"
 
 
 def _said_findings(
