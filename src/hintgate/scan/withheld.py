@@ -74,10 +74,11 @@ _TO_USER = compiled(
     r"message)\b|\bwhen\s+(?:you\s+)?(?:summari[sz]\w*|repl\w*|answer\w*|respond\w*|present\w*|report\w*)\b",
     re.IGNORECASE,
 )
-# What is kept back for the user's sake: a secret, or noise.
+# What is kept back for the user's sake: a secret (a process's environment variables hold its secrets), or noise.
 _FOR_THE_USER = compiled(
     r"\b(?:tokens?|keys?|passwords?|passphrases?|secrets?|credentials?|api[\s_-]?keys?|pins?|otps?|cvv|ssn|raw|internal|"
-    r"technical|debug\w*|ids?|identifiers?|uuids?|json|html|markup|stack\s+traces?|implementation|status\s+codes?)\b",
+    r"technical|debug\w*|ids?|identifiers?|uuids?|json|html|markup|stack\s+traces?|implementation|status\s+codes?|"
+    r"environment\s+variables?|env\s+vars?)\b",
     re.IGNORECASE,
 )
 # A telling that waits ("until they give up", "while the check is still pending": a verdict not told as long as the
@@ -160,6 +161,7 @@ def may_withhold(text: str) -> bool:
     of the texts joined with "." into it."""
     return (
         _MAY_KEEP.search(text) is not None
+        or _MAY_UNMENTION.search(text) is not None
         or (_MAY_LEAVE_OUT.search(text) is not None and _MAY_READ.search(text) is not None)
         or _MAY_UNAWARE.search(text) is not None
         or _MAY_UNDISCLOSED.search(text) is not None
@@ -228,12 +230,28 @@ def _leaves_out(said: str, left: re.Match[str]) -> bool:
     return _OMISSION_DENIED.search(head) is None and not quotation_open(head)
 
 
-# A mention denied with no reader named: in a tool's own text, what the model is not to mention can only be kept from
-# the one it answers ("Don't mention the seed contract.", "do not mention the Basic package"); a protected "it", a
-# secret or noise, a mention that waits, or one kept from others than the user stay apart as above.
+# A mention or a showing denied with no reader named: in a tool's own text, what the model is not to mention, show,
+# reveal or report can only be kept from the one it answers ("Don't mention the seed contract.", "do not show the
+# scores for these candidates", "never reveal that tag exists", "do not flag the renewal clause"); a duty's negation
+# ("you must not", "the assistant should not") denies as "do not" does; a thing's ("descriptions must not reveal
+# the content") is a rule of what a field holds. A protected "it", a secret or noise, a mention that waits, or
+# one kept from others than the user stay apart as above, and so do the reader's own things ("do not reveal your
+# identity": a rule for a person, for their sake) and a claim denied ("never report a zone as clear": what is kept
+# back is a claim the data may belie, not a finding).
 _UNMENTIONED = compiled(
-    r"\b(?:do\s+not|don't|never)\s+(?:ever\s+)?mention\b(?!\s+(?:it|this\s+tool|the\s+tool)\b)", re.IGNORECASE
+    r"\b(?:do\s+not|don't|never|(?:you|assistants?|agents?|models?|AI|LLMs?)\s+(?:must|should|shall)(?:\s+not|n't))\s+"
+    r"(?:ever\s+)?"
+    r"(?:mention|show|display|reveal|disclose|present|print|report|name|list|flag|surface|repeat|"
+    r"read\s+(?:\w+\s+){0,3}?back)\b"
+    r"(?!\s+(?:it|this\s+tool|the\s+tool|your|yours|yourself)\b)",
+    re.IGNORECASE,
 )
+_MAY_UNMENTION = Cue(_UNMENTIONED.pattern, re.IGNORECASE)
+# A claim shown "as" something, right after the showing: "never report a zone as clear".
+_SHOWN_AS = compiled(r"(?:\s+\S+){0,6}?\s+as\b", re.IGNORECASE)
+# A showing denied without something it must carry, in its clause: "never present a dose without the unit" has the
+# dose shown with its unit, nothing kept back.
+_WITHOUT = compiled(r"[^,;:]*?\bwithout\b", re.IGNORECASE)
 
 _UNLESS = compiled(r"\b(?:unless|until|except\s+when)\b", re.IGNORECASE)
 
@@ -242,10 +260,13 @@ def unmentioned(text: str) -> Iterator[Span]:
     """The first sentence of `text` (a definition's) that forbids the model to mention something, for no reason of
     the user's (no secret, noise, waiting or third party), and not in a quotation ("hide actions from the user ("do not
     mention this step")": an attack named)."""
-    for sentence, said in sentences_with(_MAY_KEEP, text):
+    for sentence, said in sentences_with(_MAY_UNMENTION, text):
         found = _UNMENTIONED.search(said)
         if (
             found is None
+            or _SHOWN_AS.match(said, found.end()) is not None
+            or _WITHOUT.match(said, found.end()) is not None
+            or _UNAUTHORISED.search(said) is not None
             or _FOR_THE_USER.search(said) is not None
             or _NOISE.search(said) is not None
             or _OTHERS_THAN.search(said) is not None
