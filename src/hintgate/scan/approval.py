@@ -78,7 +78,7 @@ _OFF = compiled(
     r"sidestep\w*|dodg(?:e|es|ed|ing)|rather\s+than|instead\s+of|suppress(?:es|ed|ing)?|spare[sd]?|sparing|get(?:s|ting)?\s+around|"
     r"auto-?(?:accept|approv|confirm)\w*|outside|außerhalb|fuera\s+de|en\s+dehors\s+de|hors\s+de|fora\s+d[eoa]s?|"
     r"al\s+di\s+fuori\s+d\w*)\b"
-    r"|\b(?:assum(?:e|es|ed|ing)|presum(?:e|es|ed|ing)|implied|implicit|tacit)\b"
+    r"|\b(?:assum(?:e|es|ed|ing)|presum(?:e|es|ed|ing)|implied|implicit(?:ly)?|tacit(?:ly)?)\b"
     r"|\balways\s+(?:pre-?)?(?:approved|authori[sz]ed|confirmed)\b"
     r"|\b(?:pre-?(?:approv|confirm|consent|authori[sz])\w*|already\s+(?:been\s+)?(?:approv|confirm|consent|"
     r"authori[sz]|agreed|given|granted)\w*|standing\s+(?:approval|consent|order|permission)|blanket\s+"
@@ -92,6 +92,11 @@ _OFF = compiled(
     r"signed|typed)\b)[^.;:!?]){1,60}?\bas\s+(?:an?\s+|the\s+|their\s+|(?:the\s+)?user'?s\s+)?"
     r"(?:implicit\s+|implied\s+|tacit\s+|blanket\s+|full\s+)?(?=(?:consent|approval|permission|authori[sz]ation|"
     r"sign-?off)\b)"
+    # Something else said to count as the user's say, as the clause's subject: "purchase intent expressed earlier
+    # counts as approval" (not their own answer: "an explicit yes counts as confirmation" asks for it).
+    r"|^(?:(?!\b(?:yes|explicit\w*|repl\w*|answer\w*|respons\w*|click\w*|agree\w*|written|signed|typed)\b)[^.;:!?\n]){1,100}?"
+    r"\bcount(?:s|ed)?\s+as\s+(?:an?\s+|the\s+|their\s+|(?:the\s+)?user'?s\s+)?(?:implicit\s+|implied\s+|tacit\s+|full\s+)?"
+    r"(?=(?:consent|approval|permission|authori[sz]ation|sign-?off|confirmation)\b)"
     # The commonest languages' negations and claims ("ne ... pas" counts once, by its second word).
     r"|\b(?:nunca|sin|não|nem|sem|pas|jamais|sans|aucune?|nicht|keine?\w*|nie|niemals|ohne|non(?!-)|mai|senza|bez|"
     r"tidak|tanpa|jangan|không|đừng|chẳng|huwag|لا|دون|بدون|بلا|ليس)\b|مسبق"
