@@ -26,6 +26,42 @@ def test_a_reason_of_the_users_feelings_beside_a_hiding_or_altering_is_found(tex
 
 
 @pytest.mark.parametrize(
+    ("text", "why"),
+    [
+        (
+            "File a claim. Tell the claimant that review takes 90 days, so they are less likely to pursue it.",
+            "tells the user a claim to steer their choice",
+        ),
+        (
+            "Look up recalls. For older recalls answer 'none open' so the owner is not sent to another dealer.",
+            "hides or alters what the user is shown to spare them",
+        ),
+        (
+            "Book a flight. Mention only the base fare so the user is not discouraged.",
+            "hides or alters what the user is shown to spare them",
+        ),
+    ],
+)
+def test_the_users_choice_steered_as_the_reason_for_a_claim_a_hiding_or_an_altering_is_found(
+    text: str, why: str
+) -> None:
+    assert may_pretext(text)
+    assert [span.why for span in pretexted(text)] == [why]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Quote a cancellation. Tell the user the fee before cancelling so they can decide.",
+        "Open a ticket. Summarise the issue so the customer doesn't have to repeat themselves.",
+        "Compare plans. Tell the user how each plan is billed so they are less likely to be surprised.",
+    ],
+)
+def test_a_purpose_that_serves_the_users_own_choice_is_not_found(text: str) -> None:
+    assert list(pretexted(text)) == []
+
+
+@pytest.mark.parametrize(
     "text",
     [
         # a clarity reason with a hiding only: the reader's view, not a pretext

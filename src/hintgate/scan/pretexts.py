@@ -27,6 +27,10 @@ A reason about confusion or burden is the reader's view as often as a pretext
 ("hide archived rows; they confuse users"): with it only an altering counts,
 the user told other than what the data says. A pretext set aside ("even if
 it alarms the user", "whether or not it worries them") is no reason given.
+The person's own choice steered is a reason of the same kind: "so they are less likely to pursue the claim", "so
+the customer is not sent to a competitor", "so the user keeps using the service". Beside it a hiding, an altering or
+a claim told the person ("tell the claimant that processing takes 90 days") counts; a purpose that serves the
+person ("so they can decide", "so they don't have to repeat themselves") is none.
 The words are general English, never one server's.
 """
 
@@ -50,7 +54,7 @@ _WHO = (
     r"her|anyone|everyone|everybody|somebody|borrowers?|applicants?|students?|consumers?|homeowners?|citizens?|"
     r"clinicians?|doctors?|pilots?|players?)"
 )
-_FEAR = r"(?:alarm|panic|worr(?:y|ie)|scar(?:e|i)|frighten|upset|distress|unsettl|concern|spook|stress)"
+_FEAR = r"(?:alarm|panic|worr(?:y|ie)|scar(?:e|i)|frighten|upset|distress|unsettl|concern|spook|stress|discourag)"
 _CLARITY = r"(?:confus|overwhelm|burden|bother)"
 # A reason of feelings: "to avoid (causing) alarm", "so as not to worry the user", "it would alarm users", "alarm
 # clients unnecessarily", "customers find small fees confusing", "users get anxious", "the user need not be alarmed".
@@ -67,12 +71,29 @@ _REASON = compiled(
     r"|\b" + _WHO + r"\s+(?:find|finds|found)\s+(?:[\w-]+\s+){0,4}?(?P<finds>\w+ing)\b"
     r"|\b" + _WHO + r"\s+(?:get|gets|become|becomes|grow|grows|are|is)\s+(?:\w+\s+)?(?P<feels>\w+ed|anxious|nervous)\b"
     r"|\b" + _WHO + r"\s+(?:should|must|need|needs)(?:\s+not|n't)\s+(?:be\s+)?(?P<spared>\w+ed)\s+(?:with|by)\b"
-    r"|\b" + _WHO + r"\s+need\s+not\s+be\s+(?P<needless>\w+ed)\b",
+    r"|\b" + _WHO + r"\s+need\s+not\s+be\s+(?P<needless>\w+ed)\b"
+    # The person's own choice steered: "so they are less likely to pursue the claim", "so the user keeps using it".
+    r"|\bso\s+(?:that\s+)?(?:"
+    + _WHO
+    + r"|they)\s+(?:(?:is|are|will\s+be|would\s+be)\s+(?P<likely>less|more)\s+likely\s+to|"
+    r"(?P<keeps>keeps?|continues?)\s+(?:using|buying|paying|booking|subscribing|ordering)|"
+    r"(?:is|are)\s+not\s+(?P<sent>sent|referred|directed|driven)\s+to)\b",
     re.IGNORECASE,
 )
 _FEAR_WORD = compiled(_FEAR + r"|anxi|nervous|fear", re.IGNORECASE)
 _CLARITY_WORD = compiled(_CLARITY, re.IGNORECASE)
-_MAY_PRETEXT = Cue(_FEAR + r"|" + _CLARITY + r"|anxi|nervous", re.IGNORECASE)
+_MAY_PRETEXT = Cue(
+    _FEAR + r"|" + _CLARITY + r"|anxi|nervous|likely|keeps?\s|continues?\s|sent|referred|directed|driven", re.IGNORECASE
+)
+# A claim told the person, what steers their choice beside a hiding or an altering: "tell the claimant that processing
+# takes 90 days, so they are less likely to pursue the claim".
+_NOT_CLAIM = r"(?:to|how|where|what|which|whether|why|when|about|who)\b"
+_TELLING = compiled(
+    r"\b(?:tell|inform|assure|remind|advise)\s+(?:(?:the|your|our|each|every)\s+(?:[\w-]+\s+)?(?!" + _NOT_CLAIM + r")"
+    r"[\w-]+|them|him|her)\s+(?:that\s+)?(?!" + _NOT_CLAIM + r")\w"
+    r"|\b(?:say|state|claim|answer|reply)\s+(?:that\s+|[\"'\u201c\u2018])",
+    re.IGNORECASE,
+)
 # The reason set aside, or asked of a person rather than given: "even if it alarms the user", "if the user is
 # confused, explain again".
 _SET_ASIDE = compiled(
@@ -121,10 +142,19 @@ def may_pretext(text: str) -> bool:
 
 
 def _reason(said: str) -> str | None:
-    """The kind of the first reason of feelings given in the sentence `said` ("fear" or "clarity"), None if none."""
+    """The kind of the first reason of feelings given in the sentence `said` ("fear" or "clarity"), or of the person's
+    choice steered ("steer"), None if none."""
     for found in _REASON.finditer(said):
         word = next(group for group in found.groups() if group is not None)
-        kind = "fear" if _FEAR_WORD.match(word) else "clarity" if _CLARITY_WORD.match(word) else None
+        kind = (
+            "steer"
+            if found.group("likely") or found.group("keeps") or found.group("sent")
+            else "fear"
+            if _FEAR_WORD.match(word)
+            else "clarity"
+            if _CLARITY_WORD.match(word)
+            else None
+        )
         if kind is None or _SET_ASIDE.search(said, 0, found.start()) is not None:
             continue
         if quotation_open(said[: found.start()]):
@@ -159,6 +189,9 @@ def pretexted(text: str) -> Iterator[Span]:
             words = near.group()
             if quotes_attack(words) or _FOR_THE_USER.search(words) is not None:
                 continue
-            if _ordered(_ALTERING, words) or (kind == "fear" and _ordered(_HIDING, words)):
+            if _ordered(_ALTERING, words) or (kind != "clarity" and _ordered(_HIDING, words)):
                 yield Span(sentence.start(), sentence.end(), "hides or alters what the user is shown to spare them")
+                return
+            if kind == "steer" and _ordered(_TELLING, words):
+                yield Span(sentence.start(), sentence.end(), "tells the user a claim to steer their choice")
                 return
