@@ -15,19 +15,6 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from hintgate import __version__
 from hintgate.policy.roles import Roles
 from hintgate.server.http_request import HttpRequest
-from hintgate.web import (
-    api,
-    approvals_api,
-    confirm_api,
-    dashboard,
-    me_api,
-    oauth_api,
-    person_logins,
-    pins_api,
-    registry_search,
-    servers_api,
-    signin,
-)
 from hintgate.web.auth import describe_security, security_middleware
 from hintgate.web.identity import SessionOwners, TokenVerifier, identity_middleware
 from hintgate.web.limits import BodyLimit, without_large_inputs
@@ -66,6 +53,9 @@ class _WebApp(FastAPI):
 
     mcp_endpoint: ASGIApp | None = None
     """The `/mcp` route's endpoint; None: `/mcp` goes through the router like any path."""
+    pending_routes: Callable[[], None] | None = None
+    """Adds the REST API's and the dashboard's routes (`routers`) on the first request not served straight to
+    `/mcp` (`_include_routers`): a gateway serving MCP only never imports them. None once they are in."""
     _mcp_front: ASGIApp | None = None
     _mcp_admits: tuple[Admit, ...] | None = None
     _mcp_telemetry = False
@@ -86,6 +76,9 @@ class _WebApp(FastAPI):
                         return
                 await front(scope, receive, send)
                 return
+        if (pending := self.pending_routes) is not None and scope["type"] != "lifespan":
+            self.pending_routes = None
+            pending()
         await super().__call__(scope, receive, send)
 
     async def _admitted(
@@ -188,7 +181,24 @@ def _named_session(headers: Sequence[tuple[bytes, bytes]]) -> str | None:
 
 
 def routers() -> tuple[APIRouter, ...]:
-    """Every router the app includes, in order: the only way a route gets in (tests walk them for permissions)."""
+    """Every router the app includes, in order: the only way a route gets in (tests walk them for permissions).
+
+    Imported here, on first use: a gateway serving MCP only never loads the REST API or the dashboard.
+    """
+    from hintgate.web import (
+        api,
+        approvals_api,
+        confirm_api,
+        dashboard,
+        me_api,
+        oauth_api,
+        person_logins,
+        pins_api,
+        registry_search,
+        servers_api,
+        signin,
+    )
+
     return (
         api.router,
         me_api.router,
@@ -203,6 +213,15 @@ def routers() -> tuple[APIRouter, ...]:
         registry_search.router,
         dashboard.router,
     )
+
+
+def _include_routers(app: FastAPI) -> None:
+    """The REST API's and the dashboard's routes, then the static files, after the app's own."""
+    from hintgate.web import dashboard
+
+    for router in routers():
+        app.include_router(router)
+    dashboard.mount_static(app)
 
 
 def create_app(
@@ -269,6 +288,8 @@ def create_app(
         path = request.scope["path"]
         if path.startswith("/api/") or path == "/metrics" or request.headers.get("hx-request"):
             return JSONResponse({"detail": exc.detail}, status_code=exc.status_code)
+        from hintgate.web import dashboard
+
         return dashboard.refusal_page(request, str(exc.detail))
 
     default_openapi = app.openapi
@@ -287,9 +308,7 @@ def create_app(
 
         return Response(gateway.metrics.render(), media_type=CONTENT_TYPE)
 
-    for router in routers():
-        app.include_router(router)
-    dashboard.mount_static(app)
+    app.pending_routes = lambda: _include_routers(app)
     # MCP first: every call to /mcp is matched against the first route rather than after every page.
     app.router.routes[0:0] = list(mcp_routes)
     app.mcp_endpoint = next((r.app for r in mcp_routes if getattr(r, "path", None) == "/mcp"), None)
