@@ -832,7 +832,12 @@ _EXEC = Cue(
     r"\b(?:env|printenv|set)\s*\|\s*(?:curl|wget|nc)\b|--data(?:-binary)?\s+@|"
     r"\b(?:curl|wget|iwr|irm)\b[^|\n]{0,160}\|\s*(?:sudo\s+)?(?:ba|z|da)?sh\b|\bbtoa\s*\(|document\.cookie|"
     r"\blocalStorage\.getItem|\beval\s*\(|\bbase64\s+-d\b[^|\n]{0,40}\|\s*(?:ba)?sh|\bnc\s+-e\b|"
-    r"\bcat\s+~?/\S*(?:\.ssh|\.aws|\.env|history|credentials|\.netrc|\.npmrc)",
+    r"\bcat\s+~?/\S*(?:\.ssh|\.aws|\.env|history|credentials|\.netrc|\.npmrc)|"
+    # A downloaded script run without a pipe: a shell handed it as its command ('bash -c "$(curl -fsSL ...)"') or as
+    # a file ("bash <(curl ...)"), and PowerShell's Invoke-Expression of a download ("iwr ... | iex", "iex (irm ...)").
+    r"\b(?:ba|z|da|k)?sh\s+-c\s+[\"']?\$\(\s*(?:curl|wget)\b|\b(?:ba|z|da|k)?sh\s+<\(\s*(?:curl|wget)\b|"
+    r"\|\s*(?:iex|Invoke-Expression)\b|\b(?:iex|Invoke-Expression)\s*\(?\s*\(?\s*(?:iwr|irm|Invoke-WebRequest|"
+    r"Invoke-RestMethod|New-Object)\b",
     re.IGNORECASE,
     gated=True,
 )
@@ -1360,6 +1365,34 @@ def _sample_command(sentence: str, match: Any) -> bool:
     return False
 
 
+# A program's install line, as its documentation gives it to a person: "To install, run `curl … | bash` in a
+# terminal", "Install with: …", "paste this into a macOS Terminal prompt". An install script run by whoever reads
+# the page is how many programs are installed; a page asking its reader to run one to fix an error, or naming the
+# model, is not this.
+_INSTALL_STEP = compiled(
+    r"\b(?:to\s+(?:install|upgrade|uninstall|update|set\s+up)\b|install(?:ation)?\s+(?:it\s+|this\s+|\w+\s+)?(?:with|via|"
+    r"using|by)\b|installers?\b|install\s+script|/install(?:er)?\.(?:sh|ps1)\b|"
+    r"(?:in|into|from)\s+(?:(?:a|your|the)\s+)?(?:\w+\s+){0,2}?(?:terminal|shell|command\s+prompt|console|PowerShell)\b)",
+    re.IGNORECASE,
+)
+
+
+def _install_step(sentence: str) -> bool:
+    """Whether a download-and-run command is a program's install line for a person: the sentence gives installing
+    (or a terminal) as what the command is for and names no model, agent or tool to run it with."""
+    return (
+        bool(_INSTALL_STEP.search(sentence)) and not _MODEL_WORD.search(sentence) and not _TOOL_TO_RUN.search(sentence)
+    )
+
+
+# A tool or the user's machine named as what runs a command: "with the shell tool", "on the user's machine".
+_TOOL_TO_RUN = compiled(
+    r"\b(?:with|using|via|through)\s+(?:the|your|a)\s+[\w-]+\s+tool\b|\b(?:on|in)\s+the\s+user'?s\s+(?:machine|terminal|"
+    r"computer|shell|behalf)\b|\bwithout\s+(?:showing|telling|asking|informing)\b",
+    re.IGNORECASE,
+)
+
+
 # Quoted samples in a list before one more of them: "`a`, `b`, or " (each item one code span or quoted string).
 _QUOTED_ITEMS = compiled(
     r"(?:(?:`[^`\n]{1,80}`|\"[^\"\n]{1,80}\")[ \t]*(?:,|;|/|\bor\b|\band\b)[ \t]*)+$", re.IGNORECASE
@@ -1737,6 +1770,7 @@ def _judge_sentence(
     if exec_ and (
         _sample_command(sentence, exec_)
         or (not context.result and (_forbidden(sentence, exec_) or _detected_example(sentence, exec_)))
+        or (context.result and not addressed and _install_step(sentence))
     ):
         exec_ = None  # (a tool's own text forbidding it: "never cat ~/.ssh/id_rsa" asks nothing of the reader)
     if exec_:
@@ -3321,6 +3355,8 @@ _RESULT_CUES = Cue(
     r"(?:~|\$HOME)/\.(?:ssh|aws|gnupg|kube|docker|netrc|pgpass|git-credentials|npmrc|pypirc|env|bash_history|zsh_history)|"
     r"\bid_(?:rsa|ed25519|ecdsa)\b|/etc/(?:shadow|passwd)|"
     r"(?:https?|wss?)://[^\s\"'<>]*(?:\{|\$\{|%s|'\s*\+)|\|\s*(?:ba|z)?sh\b|document\.cookie|btoa\(|"
+    r"\b(?:ba|z|da|k)?sh\s+(?:-c\s+[\"']?\$|<)\(\s*(?:curl|wget)\b|\|\s*(?:iex|Invoke-Expression)\b|"
+    r"\b(?:iex|Invoke-Expression)\s*\(+\s*(?:iwr|irm|Invoke-WebRequest|Invoke-RestMethod|New-Object)\b|"
     + _MODEL_MEMBER
     + r"|"
     + _MODEL_KEY.replace("(?=\\w)", "")
