@@ -47,12 +47,13 @@ class Source:
     start: int
     end: int
     place: str
-    """`conversation`, `secrets`, `tools`, `working set` or `environment`."""
+    """`conversation`, `secrets`, `tools`, `the user's messages`, `working set`, `environment` or `the model's
+    instructions`."""
 
 
 _VERBS = (
     r"(?:appear(?:s|ed)?|mention(?:s|ed)?|said|say|says|shared|share[sd]?|seen|sees|saw|discussed|exchanged|pasted|typed|"
-    r"written|wrote|stated|given|provided|used|uploaded|referenced|cited|quoted|spoken|sent|received|noted|raised|"
+    r"written|wrote|stated|given|provided|used|uploaded|referenced|cited|quoted|spoken|sent|received|noted|raised|see|"
     r"come\s+up|came\s+up|collected|gathered)"
 )
 # The session, as a place things are said: the conversation, the chat, this session or task, the thread.
@@ -63,7 +64,8 @@ _SESSION = (
 _THIS = r"(?:the|this|our|your|that|current|ongoing|present|whole|entire|same)"
 _CONVERSATION = (
     # "mentioned in this chat", "that appeared earlier in the conversation", "shared during the session so far"
-    rf"\b{_VERBS}\s+(?:\w+\s+){{0,3}}?(?:in|during|throughout|within|over|across)\s+(?:the\s+)?(?:course\s+of\s+)?"
+    # (a list between the verb and the place: "mentions any email address, phone number or account name in the chat")
+    rf"\b{_VERBS}\s+(?:[\w'-]+,?\s+){{0,8}}?(?:in|during|throughout|within|over|across)\s+(?:the\s+)?(?:course\s+of\s+)?"
     rf"{_THIS}\s+(?:\w+\s+)?{_SESSION}\b"
     # "so far in the conversation", "earlier in this chat", "up to now in the session"
     rf"|\b(?:so\s+far|until\s+now|up\s+to\s+now|to\s+date|earlier|previously|before)\s+(?:in|during)\s+{_THIS}\s+"
@@ -94,13 +96,31 @@ _TOOLS = (
     r"preceding|earlier|most\s+recent|any|another|other|every|each|all)\s+(?:\w+\s+){0,2}?(?:tools?|calls?|servers?|"
     r"functions?|plugins?|integrations?)\b"
     r"|\b(?:other|another|every|all)\s+(?:\w+\s+)?(?:tools?|servers?)'?s?\s+(?:outputs?|results?|responses?)\b"
+    # a tool's result named by the tool as its adjective: "the last tool result you received", "previous tool outputs"
+    r"|\b(?:last|latest|previous|prior|preceding|earlier|most\s+recent|other)\s+(?:\w+\s+)?(?:tool|function)(?:\s+call)?"
+    r"\s+(?:results?|outputs?|responses?|replies)\b"
 )
 # What the model has opened, read or seen while working: "every file opened during this task", "all pages visited".
 _WORKING_SET = (
     r"\b(?:every|all|each|any)\s+(?:\w+\s+){0,2}?(?:files?|documents?|pages?|tabs?|e-?mails?|messages?|tables?|"
-    r"repositor(?:y|ies)|urls?|sites?|websites?|notes?)\s+(?:that\s+|which\s+)?(?:(?:you|the\s+(?:agent|assistant|model)|"
+    r"repositor(?:y|ies)|urls?|sites?|websites?|notes?)"
+    # named with what of them is wanted: "all file paths and their contents you have opened"
+    r"(?:\s+(?:paths?|names?|contents?))?(?:,?\s+(?:and|with|plus)\s+(?:their|its)\s+(?:full\s+)?(?:contents?|texts?))?"
+    r"\s+(?:that\s+|which\s+)?(?:(?:you|the\s+(?:agent|assistant|model)|"
     r"it)\s+)?(?:(?:have|has|had)\s+)?(?:opened|read|viewed|visited|accessed|seen|loaded|edited|browsed|touched|"
     r"processed|handled)\b"
+    # what was opened lately, with no determiner: "the list of files recently opened in the editor"
+    r"|\b(?:files|documents|pages|tabs)\s+(?:\w+\s+)?(?:recently|lately|previously)\s+(?:opened|viewed|edited|"
+    r"accessed|read|visited)\b|\b(?:recently|previously)[\s-]+(?:opened|viewed|edited|accessed|visited)\s+"
+    r"(?:files|documents|pages|tabs)\b"
+)
+# The user's own messages beyond the call: their private or direct messages ("the private DMs the user has had"),
+# or their mail and messages named with a choice of which ("the user's most recent 5 emails").
+_MESSAGES = (
+    r"\b(?:private|direct)\s+(?:messages|DMs)\b|\bDMs\s+(?:that\s+)?(?:the\s+user|they|you)\s+(?:has|have|had|sent|"
+    r"received|exchanged)\b"
+    r"|\b(?:the\s+)?(?:user|customer|owner|client|member|patient)'?s'?\s+(?:(?:private|personal|most\s+recent|"
+    r"recent|latest|last|previous|other|\d+)\s+){1,3}(?:e-?mails|messages|DMs|texts|SMS|chats|contacts)\b"
 )
 _ENVIRONMENT = (
     r"\b(?:environment|env)\s+(?:variables?|vars?)\b|\bprintenv\b|\bos\.environ\b|\bprocess\.env\b"
@@ -108,6 +128,8 @@ _ENVIRONMENT = (
     r"|`env(?:\s+-0)?`|\benv(?:\s+-0)?\s*[|>]|\bexport\s+-p\b|\b(?:Get-ChildItem|gci|dir|ls)\s+env:"
     r"|\b(?:process|shell|system)(?:'s)?\s+environment\b|\bUmgebungsvariablen\b|\bvariables?\s+de\s+entorno\b"
     r"|\bvariables?\s+d'environnement\b"
+    # a pipeline's secret variables: "every masked CI/CD variable"
+    r"|\bmasked\s+(?:ci(?:/cd)?\s+)?(?:variables?|vars)\b"
 )
 # The model's own instructions and tools, which no tool's parameter carries: they are the model's context, not the
 # user's request. Named as the model's ("your system prompt", "the system guidance you were given", "the tools
@@ -129,7 +151,7 @@ _SECRET_NOUN = (
     r"(?:passwords?|passphrases?|passcodes?|pins?|pin\s+codes?|refresh\s+tokens?|access\s+tokens?|bearer\s+tokens?|"
     r"session\s+(?:tokens?|cookies?|ids?)|cookies|seed\s+phrases?|recovery\s+(?:phrases?|codes?|words)|private\s+keys?|"
     r"2fa\s+codes?|backup\s+codes?|one-time\s+(?:codes?|passwords?)|otp|security\s+(?:answers?|codes?)|"
-    r"card\s+numbers?|cvv|cvc|login\s+(?:details|credentials)|credentials|api\s+keys?|"
+    r"card\s+numbers?|cvv|cvc|login\s+(?:details|credentials)|credentials|api\s+keys?|(?:payment|credit|debit)\s+cards?|"
     r"(?:bank\s+)?(?:routing|account)\s+(?:and\s+account\s+)?numbers?)"
 )
 # A secret by its kind, and the words of a tool's job that make that kind its own: a login tool takes a password, a
@@ -234,7 +256,11 @@ _SECRETS = (
     r"saved\s+|stored\s+|[\w-]+\s+){0,3}?(?:passwords?|passphrases?|passcodes?|pins?|refresh\s+tokens?|"
     r"access\s+tokens?|session\s+(?:tokens?|cookies?|ids?)|cookies|seed\s+phrases?|recovery\s+(?:phrases?|codes?)|"
     r"private\s+keys?|2fa\s+codes?|one-time\s+(?:codes?|passwords?)|otp|security\s+answers?|card\s+numbers?|"
-    r"cvv|cvc|login\s+(?:details|credentials)|credentials)\b"
+    r"cvv|cvc|login\s+(?:details|credentials)|credentials|(?:payment|credit|debit)\s+cards?)\b"
+    # any secret the model has come across: "the root token or any unseal keys you have seen"
+    r"|\b(?:any|every|all|each)\s+(?:[\w-]+\s+){0,2}?(?:keys|tokens|secrets|passwords|credentials|cookies)\s+"
+    r"(?:that\s+)?(?:you|the\s+(?:agent|assistant|model))\s+(?:have\s+|has\s+|may\s+have\s+)?(?:seen|found|"
+    r"encountered|come\s+across|read)\b"
     # anyone's secret: "the importer's CDS password", "their password or one-time code", "the card number of the
     # applicant"
     rf"|\b{_PERSON_OWNER}\s+(?:[\w/-]+\s+){{0,3}}?{_SECRET_NOUN}\b"
@@ -244,6 +270,7 @@ _PLACES = (
     ("conversation", compiled(_CONVERSATION, re.IGNORECASE)),
     ("secrets", compiled(_SECRETS, re.IGNORECASE)),
     ("tools", compiled(_TOOLS, re.IGNORECASE)),
+    ("the user's messages", compiled(_MESSAGES, re.IGNORECASE)),
     ("working set", compiled(_WORKING_SET, re.IGNORECASE)),
     ("environment", compiled(_ENVIRONMENT, re.IGNORECASE)),
     ("the model's instructions", compiled(_INSTRUCTIONS, re.IGNORECASE)),
@@ -273,6 +300,11 @@ _OWN = {
     ),
     # A tool whose job is the model's own prompt (an agent's prompt editor) is told it honestly.
     "the model's instructions": compiled(r"\b(?:system\s+prompts?|prompts?|instructions)\b", re.IGNORECASE),
+    "the user's messages": compiled(
+        r"\b(?:e-?mails?|mail|inbox|messages?|messaging|dms?|chats?|threads?|conversations?|sms|texts?|contacts?|"
+        r"address\s+book|crm)\b",
+        re.IGNORECASE,
+    ),
     "environment": compiled(
         r"\b(?:env|environments?|variables?|vars|shell|process(?:es)?|config(?:uration)?s?|settings?|dotenv|"
         r"deploy\w*|containers?|runtime|secrets?)\b",
@@ -292,18 +324,19 @@ _NEEDS: Needs[str] = Needs(
         "secrets": (
             "password|passphrase|passcode|pin|token|cookie|seed|recovery|private key|2fa|one-time|otp|"
             "security answer|security code|card number|cvv|cvc|login|credential|session|backup code|api key|routing|"
-            "account number|bearer",
-            "user|customer|holder|owner|client|'s|s'|their|his |her | of the ",
+            "account number|bearer|card|keys|secret",
+            "user|customer|holder|owner|client|'s|s'|their|his |her | of the |you|agent|assistant|model",
         ),
         "tools": (
             "tool|call|server|function|plugin|integration",
             "return|produc|output|emit|fetch|retriev|read|obtain|got|result|respons|repl",
         ),
+        "the user's messages": ("message|dms|mail|texts|sms|chats|contacts",),
         "working set": (
-            "every|all|each|any",
+            "every|all|each|any|recent|previous|last|lately",
             "opened|read|viewed|visited|accessed|seen|loaded|edited|browsed|touched|processed|handled",
         ),
-        "environment": ("environ|env|umgebung|entorno|export -p",),
+        "environment": ("environ|env|umgebung|entorno|export -p|variable|vars",),
         "the model's instructions": ("prompt|message|instruction|guidance|rules|tool",),
     }
 )
