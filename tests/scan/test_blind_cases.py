@@ -18,7 +18,8 @@ blind_final60 through its fourth (its third round's pair was not kept), and blin
 through the round of 2026-12-04 (its fifth round's pair, blind_final61 and blind_final62, was lost with that
 machine's state before it could be kept), blind_final67 and blind_final68 through its second round, and
 blind_final69 and blind_final70 through its third, and blind_final71 and blind_final72 through the round
-of 2026-12-05; blind_dev5, written blind in the seventh
+of 2026-12-05, and blind_final75 and blind_final76 through its third round (its second round's pair was
+not kept); blind_dev5, written blind in the seventh
 round for honest tool definitions, was read while that round's rules were written. The floors below sit
 one case under what the scan scored on each when it was added or at a round's end (raised as the rules improved,
 never lowered), so a change that loses a class there fails.
@@ -90,6 +91,8 @@ SIZES = {
     "blind_final70": 310,
     "blind_final71": 310,
     "blind_final72": 310,
+    "blind_final75": 310,
+    "blind_final76": 310,
 }
 SETS = tuple(SIZES)
 
@@ -212,6 +215,8 @@ FLOORS = {
     # Held out through the round of 2026-12-05, added at what its last rules scored.
     "blind_final71": (0.75, 0.05, 0.91, 0.05),
     "blind_final72": (0.75, 0.03, 0.79, 0.06),
+    "blind_final75": (0.64, 0.01, 0.66, 0.06),
+    "blind_final76": (0.67, 0.03, 0.68, 0.05),
 }
 
 
