@@ -124,7 +124,7 @@ def test_sentences_cut_as_one_character_a_step_cut_them() -> None:
     # read one character a step, on text with every kind of break and stop.
     import re
 
-    from hintgate.scan.remedies import _SENTENCE
+    import hintgate.scan.remedies as remedies
 
     one_a_step = re.compile(r"(?:[^\n.!?。！？]|[.!?](?![\s.!?]|$)|\n(?=[ \t]*[a-z]))+[.!?。！？]*")
     texts = [
@@ -136,4 +136,4 @@ def test_sentences_cut_as_one_character_a_step_cut_them() -> None:
     ]
     for text in texts:
         want = [m.span() for m in one_a_step.finditer(text)]
-        assert [m.span() for m in _SENTENCE.finditer(text)] == want
+        assert [m.span() for m in remedies._SENTENCE.finditer(text)] == want
