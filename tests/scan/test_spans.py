@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from hintgate.scan.spans import sentences_with
+from hintgate.scan.spans import SENTENCE_PAST_NAMES, sentences_with
 
 
 def test_sentences_with_gives_each_sentence_the_cue_finds_something_in_with_its_words() -> None:
@@ -23,3 +23,20 @@ def test_sentences_with_gives_nothing_when_the_cue_finds_nothing_in_the_whole_te
 
     assert list(sentences_with(Counting(), "One. Two. Three.")) == []
     assert asked == ["One. Two. Three."]
+
+
+def test_a_sentence_past_names_goes_on_through_a_stop_in_a_number_or_a_name_and_ends_at_one_before_a_space() -> None:
+    text = "Call `mail.send` below 1.33 MB. Then stop!Go on?\nNew line... end"
+    assert [m.group() for m in SENTENCE_PAST_NAMES.finditer(text)] == [
+        "Call `mail.send` below 1.33 MB",
+        " Then stop!Go on",
+        "New line",
+        " end",
+    ]
+
+
+def test_a_sentence_past_names_cuts_what_a_pattern_reading_one_character_a_step_cuts() -> None:
+    one_a_step = re.compile(r"(?:[^.!?\n]|[.!?](?=[^\s.!?]))+")
+    texts = ["", "no stop", "a.b. c!! d?e\n\n.x. ", "v1.2.3 ok... fine.\tnext", "。！？ 错误：失败。 end."]
+    for text in texts:
+        assert [m.span() for m in SENTENCE_PAST_NAMES.finditer(text)] == [m.span() for m in one_a_step.finditer(text)]

@@ -40,7 +40,7 @@ from collections.abc import Iterator
 from hintgate.scan.cues import Cue
 from hintgate.scan.deferred import compiled
 from hintgate.scan.quoting import quotes_attack
-from hintgate.scan.spans import Span, stems
+from hintgate.scan.spans import SENTENCE_PAST_NAMES, Span, stems
 
 __all__ = ["MAY_ADMIT", "MAY_ADMIT_BESIDE", "admitted_beside", "admitted_false"]
 
@@ -134,8 +134,6 @@ MAY_ADMIT_BESIDE = Cue(r"\bactually\b|\bin\s+(?:reality|fact|truth)\b|\b(?:real|
 """The words `admitted_beside` cannot be without."""
 # A telling denied before it, in its clause: "never tell the user ...".
 _DENIED = compiled(r"\b(?:never|not|no|don't)\s+(?:\w+\s+)?$", re.IGNORECASE)
-# A sentence as read here: a stop inside a number or a name ("1.33", "mail.send") goes on.
-_SENTENCE = compiled(r"(?:[^.!?\n]|[.!?](?=[^\s.!?]))+")
 _CLAIM_REACH = 160
 
 
@@ -144,7 +142,7 @@ def admitted_beside(text: str) -> Iterator[Span]:
     the sentence, or a sentence next to it, admits does not hold."""
     if MAY_ADMIT_BESIDE.search(text) is None:
         return
-    sentences = list(_SENTENCE.finditer(text))
+    sentences = list(SENTENCE_PAST_NAMES.finditer(text))
     for at, sentence in enumerate(sentences):
         said = sentence.group()
         for telling in _TELLING.finditer(said):

@@ -42,7 +42,7 @@ from collections.abc import Iterator
 from hintgate.scan.cues import Cue
 from hintgate.scan.deferred import compiled
 from hintgate.scan.quoting import quotation_open, quotes_attack
-from hintgate.scan.spans import Span
+from hintgate.scan.spans import SENTENCE_PAST_NAMES, Span
 
 __all__ = ["may_pretext", "pretexted"]
 
@@ -132,10 +132,6 @@ _FOR_THE_USER = compiled(
 )
 
 
-# A sentence: a run up to an end mark followed by a space or the line's end ("below 1.33", "`mail.send`" go on).
-_SENTENCE = compiled(r"(?:[^.!?\n]|[.!?](?=[^\s.!?]))+")
-
-
 def may_pretext(text: str) -> bool:
     """Whether `pretexted` may find anything in `text`, or in any of the texts joined with "." into it."""
     return _MAY_PRETEXT.search(text) is not None
@@ -177,7 +173,7 @@ def pretexted(text: str) -> Iterator[Span]:
     hide or alter what they are shown, the order in it or in a sentence next to it."""
     if _MAY_PRETEXT.search(text) is None:
         return
-    sentences = list(_SENTENCE.finditer(text))
+    sentences = list(SENTENCE_PAST_NAMES.finditer(text))
     for at, sentence in enumerate(sentences):
         said = sentence.group()
         if _MAY_PRETEXT.search(said) is None:

@@ -33,7 +33,7 @@ from collections.abc import Collection, Iterator
 
 from hintgate.scan.cues import Cue
 from hintgate.scan.deferred import compiled
-from hintgate.scan.spans import Span
+from hintgate.scan.spans import SENTENCE_PAST_NAMES, Span
 
 __all__ = ["may_shadow", "shadows"]
 
@@ -153,8 +153,6 @@ _MAY_TAKE_OVER = Cue(
 )
 # A line broken inside a sentence: read as a space, so a sentence wrapped over lines is one.
 _WRAPPED = compiled(r"(?<=[^\n])\n(?=[^\n])")
-# A sentence: a stop that a word follows at once is a name's (`files.write`), not the sentence's end.
-_SENTENCE = compiled(r"(?:[^.!?\n]|[.!?](?=[^\s.!?]))+")
 _MAY = Cue(
     r"whenever|every\s+time|each\s+time|any\s+time|anytime|another|other|third-party|external|official|server|`"
     r"|any\s+tools?\b|(?:those|these|such)\s+tools?\b|herramienta|outils?|andere\w*\s+(?:tools?|werkzeug)|narzędzi|"
@@ -189,7 +187,7 @@ def _own_workflow(said: str, siblings: Collection[str]) -> bool:
 def shadows(text: str, siblings: Collection[str] = ()) -> Iterator[Span]:
     """The first sentence of `text` (a definition's) that takes over other tools' calls (`siblings`: the other tools
     of its listing, when known; a sentence about them only is the server's own workflow)."""
-    for sentence in _SENTENCE.finditer(text):
+    for sentence in SENTENCE_PAST_NAMES.finditer(text):
         said = sentence.group()
         if _own_workflow(said, siblings):
             continue
@@ -220,7 +218,7 @@ def _taken_over(text: str, siblings: Collection[str] = ()) -> Iterator[Span]:
 
 def _taken_over_in(flat: str, siblings: Collection[str] = ()) -> Iterator[Span]:
     """`_taken_over` in a text whose wrapped lines are joined."""
-    for sentence in _SENTENCE.finditer(flat):
+    for sentence in SENTENCE_PAST_NAMES.finditer(flat):
         said = sentence.group()
         if _own_workflow(said, siblings):
             continue

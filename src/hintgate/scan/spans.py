@@ -19,6 +19,7 @@ from hintgate.scan.deferred import compiled
 __all__ = [
     "CLAUSE",
     "SENTENCE",
+    "SENTENCE_PAST_NAMES",
     "Placed",
     "Searcher",
     "Span",
@@ -31,6 +32,9 @@ __all__ = [
 
 SENTENCE = compiled(r"[^.!?\n]+")
 """A sentence as the sentence rules read it: a run up to its end mark or its line's end."""
+SENTENCE_PAST_NAMES = compiled(r"(?:[^.!?\n]+|[.!?](?=[^\s.!?]))+")
+"""A sentence whose end mark is followed by a space, another mark or its line's end: a stop inside a number or a
+name ("below 1.33", "`mail.send`") goes on. A run of ordinary characters is one step of the match."""
 CLAUSE = compiled(r"[^.;!?\n]+")
 """A sentence, or a clause a semicolon closes: a run up to an end mark, a semicolon or its line's end."""
 _WORD = compiled(r"[^\W\d_]{4,}")
