@@ -40,7 +40,7 @@ from hintgate.scan.deferred import built
 from hintgate.scan.patterns import branches, closing
 from hintgate.scan.phrases import PHRASES, Phrase
 from hintgate.scan.prefilter import ascii_stand_in, relaxed_in_place, relaxed_wide, seen
-from hintgate.scan.re2_options import quiet_options
+from hintgate.scan.re2_options import re2_compiled
 from hintgate.scan.reading import ROT13_WORDS
 
 __all__ = ["GATED_LENGTH", "anchors", "lowered", "places", "searched", "starting", "starts", "warm"]
@@ -273,15 +273,9 @@ def _engine(source: str, flags: int, *, wide: bool) -> Any:
         return None
     if pattern is None:
         return _NEVER
-    import re2
-
     # Wide, case spelt out (`relaxed_wide` spells it as Python's engine compares letters); else a byte a character.
-    options = quiet_options(latin1=not wide, case_sensitive=wide or not ignorecase, max_mem=_MEMORY)
-    written: Any = pattern if wide else pattern.encode("latin-1")
-    try:
-        engine = re2.compile(written, options)
-    except re2.error:
-        return None
+    written: str | bytes = pattern if wide else pattern.encode("latin-1")
+    engine = re2_compiled(written, latin1=not wide, case_sensitive=wide or not ignorecase, max_mem=_MEMORY)
     # The compiled RE2 itself, searched from any place of the bytes as `cues` does (the binding's search encodes
     # the whole text and counts its offsets again at every call); None, and no places, if the binding moves it.
     return getattr(engine, "_regexp", None)

@@ -36,7 +36,7 @@ from typing import Any
 
 from hintgate.scan.deferred import built
 from hintgate.scan.patterns import branches, class_end, closing, for_ascii, pieces
-from hintgate.scan.re2_options import quiet_options
+from hintgate.scan.re2_options import quiet_options, re2_compiled
 from hintgate.scan.reading import replaced, stand_ins
 
 __all__ = ["Cue", "any_match", "present", "spans", "spelled", "stand_in", "warm", "without_lookarounds"]
@@ -601,10 +601,6 @@ def spans(cues: tuple[Cue, ...], text: str, literals: tuple[str, ...] = ()) -> l
 def _finder(cues: tuple[Cue, ...], literals: tuple[str, ...]) -> Any:
     """One RE2 pattern, read as Latin-1, of every cue of `cues` relaxed and every literal; None without RE2 or
     when a cue cannot be relaxed."""
-    try:
-        import re2
-    except ImportError:  # pragma: no cover - google-re2 is a dependency
-        return None
     from hintgate.scan.prefilter import relaxed
 
     parts: list[str] = []
@@ -616,12 +612,8 @@ def _finder(cues: tuple[Cue, ...], literals: tuple[str, ...]) -> Any:
         if pattern is not None:
             parts.append(f"(?:{pattern})")
     parts.extend(re.escape(literal) for literal in literals)
-    # Case ignored: a superset of a case-sensitive cue's matches is what is asked.
-    options = quiet_options(latin1=True, case_sensitive=False, max_mem=ASCII_MEMORY)
-    try:
-        return re2.compile("|".join(parts).encode("ascii"), options)
-    except re2.error:  # pragma: no cover - each part was read by the filter
-        return None
+    # Case ignored: a superset of a case-sensitive cue's matches is what is asked. (Each part was read by the filter.)
+    return re2_compiled("|".join(parts).encode("ascii"), latin1=True, case_sensitive=False, max_mem=ASCII_MEMORY)
 
 
 _CUES_OF: list[frozenset[int]] = []
@@ -878,19 +870,14 @@ real result grew by about 20 MB."""
 
 
 def _re2(pattern: str, flags: int, *, latin1: bool = False) -> Any:
-    try:
-        import re2
-    except ImportError:  # pragma: no cover - google-re2 is a dependency
-        return None
-    options = quiet_options(
-        latin1=latin1, case_sensitive=not flags & re.IGNORECASE, max_mem=ASCII_MEMORY if latin1 else UTF8_MEMORY
-    )
     if flags & re.MULTILINE:
         pattern = f"(?m:{pattern})"
-    try:
-        return re2.compile(pattern.encode("latin-1") if latin1 else pattern, options)
-    except re2.error:
-        return None
+    return re2_compiled(
+        pattern.encode("latin-1") if latin1 else pattern,
+        latin1=latin1,
+        case_sensitive=not flags & re.IGNORECASE,
+        max_mem=ASCII_MEMORY if latin1 else UTF8_MEMORY,
+    )
 
 
 _LOOKAROUND = re.compile(r"\(\?<?[=!]")

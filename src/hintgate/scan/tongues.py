@@ -54,7 +54,7 @@ from typing import Any
 
 from hintgate.scan.deferred import built, compiled
 from hintgate.scan.quoting import quotation_open
-from hintgate.scan.re2_options import quiet_options
+from hintgate.scan.re2_options import re2_compiled
 from hintgate.scan.spans import Span
 
 __all__ = ["TARGET", "foreign_asks", "may_hold", "role_words", "turn_reach", "warm"]
@@ -367,11 +367,7 @@ def _gated(text: str, gate: re.Pattern[str]) -> bool:
 @built
 def _gate(pattern: str) -> Any:
     """A gate's pattern in RE2 (ignoring case); None without RE2."""
-    try:
-        import re2
-    except ImportError:  # pragma: no cover - google-re2 is a dependency
-        return None
-    return re2.compile(pattern, quiet_options(case_sensitive=False))
+    return re2_compiled(pattern, case_sensitive=False)
 
 
 _ANCHORS = ("ai", "hide", "noask", "override")
@@ -383,10 +379,6 @@ _REACHES = ("noask", "hide", "override", "send")
 def _finder(languages: tuple[str, ...] | None, categories: tuple[str, ...]) -> Any:
     """One RE2 pattern of the forms of `categories` in `languages` (all when None), to search the lowered text with,
     looser than Python's forms (a match of Python's starts where one of these does); None without RE2."""
-    try:
-        import re2
-    except ImportError:  # pragma: no cover - google-re2 is a dependency
-        return None
     parts: list[str] = []
     for tables in (_SPACED, _UNSPACED):
         for language, table in tables.items():
@@ -394,26 +386,15 @@ def _finder(languages: tuple[str, ...] | None, categories: tuple[str, ...]) -> A
                 continue
             for category in categories:
                 parts.extend(_loose(fragment) for fragment in table.get(category, ()))
-    options = quiet_options(max_mem=32 << 20)
-    try:
-        return re2.compile("|".join(parts) or "$^", options)
-    except re2.error:  # pragma: no cover - every fragment is RE2's syntax once its lookarounds are gone
-        return None
+    # (Every fragment is RE2's syntax once its lookarounds are gone.)
+    return re2_compiled("|".join(parts) or "$^", max_mem=32 << 20)
 
 
 @functools.cache
 @built
 def _target_finder() -> Any:
     """`TARGET` in RE2, looser (no lookbehind); None without RE2."""
-    try:
-        import re2
-    except ImportError:  # pragma: no cover - google-re2 is a dependency
-        return None
-    options = quiet_options()
-    try:
-        return re2.compile("(?i)" + _LOOKAROUND.sub("", TARGET.pattern), options)
-    except re2.error:  # pragma: no cover - the pattern is RE2's syntax once its lookbehind is gone
-        return None
+    return re2_compiled("(?i)" + _LOOKAROUND.sub("", TARGET.pattern))  # RE2's syntax once its lookbehind is gone
 
 
 class _Reader:
