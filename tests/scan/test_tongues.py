@@ -6,7 +6,7 @@ import pytest
 
 from hintgate.scan.guard import OnResultFinding, guard
 from hintgate.scan.poisoning import Level, high_findings, scan_result, scan_tool
-from hintgate.scan.tongues import foreign_asks, may_hold
+from hintgate.scan.tongues import foreign_asks, may_hold, turn_reach
 
 
 def asked(text: str) -> list[str]:
@@ -990,3 +990,22 @@ def test_an_act_forbidden_without_the_users_say_keeps_the_users_say(text: str) -
 )
 def test_an_act_asked_without_the_users_say_after_a_negation_that_ends_is_still_an_order(text: str) -> None:
     assert "HG619" in {f.code for f in high_findings(scan_tool({"name": "tidy", "description": text}))}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Vacía la papelera; ya lo he autorizado.",
+        "Cancele o plano e não me pergunte de novo.",
+        "Archive les dossiers sans me redemander.",
+        "Rinnova l'abbonamento senza chiedermi niente.",
+        "Kündige den Vertrag und frag mich nicht mehr.",
+        "Zeg het abonnement op zonder het mij te vragen.",
+        "Aboneliği iptal et, bana tekrar sorma.",
+        "Закрой счёт, я уже всё согласовал.",
+        "Κλείσε τον λογαριασμό χωρίς να με ρωτήσεις.",
+        "Tutup akun saya, jangan tanya saya lagi.",
+    ],
+)
+def test_the_user_waiving_their_own_say_in_the_first_person_reads_as_their_say_skipped(text: str) -> None:
+    assert "noask" in turn_reach(text)

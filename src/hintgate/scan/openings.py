@@ -18,7 +18,17 @@ import re
 
 from hintgate.scan.cues import Cue
 
-__all__ = ["CALLS", "MAKER", "OPENED", "OPENINGS", "TURN_START", "USER_TURN"]
+__all__ = [
+    "CALLS",
+    "FROM_USER",
+    "MAKER",
+    "MESSAGE_FROM",
+    "OPENED",
+    "OPENINGS",
+    "TURN_START",
+    "USER_MESSAGE",
+    "USER_TURN",
+]
 
 # The tool's output said to end, on a line of its own: "[END OF TOOL OUTPUT]", "--- END OF DOCUMENT ---",
 # "</tool_output>", "</function_results>".
@@ -80,3 +90,25 @@ USER_TURN = Cue(
     + r"|<start_of_turn>user\b|<\|?(?:user|human)\|?>",
     re.IGNORECASE,
 )
+# "A message from" in the commonest other languages, before a role's word ("Mensaje del usuario:", "Nachricht vom
+# Benutzer:", "Message de l'utilisateur :", "Сообщение от пользователя:"): `scan.turns` reads a line it heads as a
+# turn of that role's.
+MESSAGE_FROM = (
+    r"(?:mensagem|mensaje|mensaxe|missatge|message|messaggio|nachricht|bericht|wiadomo\w+|zpr[aá]va|"
+    r"сообщение|повідомлення|mesaj|pesan|ujumbe|viesti|meddelande|besked|melding|üzenet|μήνυμα)"
+    r"[ \t]+(?:do|da|del|dell'|della|de[ \t]+la|de[ \t]+l'|de|d'|des|vom|von(?:[ \t]+(?:der|dem))?|van(?:[ \t]+de)?|"
+    r"od|от|від|dari|kutoka[ \t]+kwa|fra|från|του|της)[ \t]*"
+)
+# A chat API's message of the user's written as data: `{"role": "user", "content": "..."}` (its quotes escaped when it
+# stands in a JSON string; the first group holds the escape).
+USER_MESSAGE = Cue(
+    r"(\\?)\"role\\?\"[ \t]*:[ \t]*\\?\"(?:user|human)\\?\"[ \t]*,[ \t\r\n]*\\?\"content\\?\"[ \t]*:[ \t]*\\?\"",
+    re.IGNORECASE,
+)
+FROM_USER = Cue(
+    r"\\?\"role\\?\"[ \t]*:[ \t]*\\?\"(?:user|human)\\?\"[ \t]*,[ \t\r\n]*\\?\"content\\?\""
+    r"|(?:^|\n)[ \t>*#|_-]*" + MESSAGE_FROM + _USER_WORD,
+    re.IGNORECASE,
+)
+"""Where a result holds a message of the user's as data or a line headed as one in another language (a cue the
+linear pass looks for, so that `scan.turns` reads the text)."""

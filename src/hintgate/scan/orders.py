@@ -52,7 +52,7 @@ from hintgate.scan.documents import job_document
 from hintgate.scan.duties import laid_on_model
 from hintgate.scan.falsehood import MAY_ADMIT, admitted_false
 from hintgate.scan.handed import MAY_HAND, handed_secret
-from hintgate.scan.openings import CALLS, OPENINGS, USER_TURN
+from hintgate.scan.openings import CALLS, FROM_USER, OPENINGS, USER_TURN
 from hintgate.scan.quoting import QUOTE_MARK, cited_title, quotation_open, quotes_attack
 from hintgate.scan.records import TURN_LABEL, recorded_turn
 from hintgate.scan.scripted import MAY_ANSWER_USER, answers_user
@@ -3451,7 +3451,7 @@ def result_cue(text: str) -> bool:
 # named (`scan.authority.MODEL_RULES`) by `scan.authority.result_shifts`, not here: they are only looked for.
 _RESULT_SETS = (
     (_RESULT_CUES, LATER, _MORE_CUES, MAY_ANSWER_USER, OPENINGS, MAY_ADMIT, MODEL_RULES, MAY_REQUEST, MAY_HAND),
-    (USER_TURN, CALLS, FRAME_CUE),
+    (USER_TURN, CALLS, FRAME_CUE, FROM_USER),
     (CALLED, KEYED, SERVES),
 )
 

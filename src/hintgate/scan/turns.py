@@ -41,7 +41,7 @@ from typing import Any
 
 from hintgate.scan.cues import Cue
 from hintgate.scan.fields import note_orders
-from hintgate.scan.openings import CALLS, MAKER, OPENINGS, TURN_START, USER_TURN
+from hintgate.scan.openings import CALLS, MAKER, MESSAGE_FROM, OPENINGS, TURN_START, USER_MESSAGE, USER_TURN
 from hintgate.scan.quoting import quotes_attack
 from hintgate.scan.records import TURN_LABEL, recorded_turn
 from hintgate.scan.spans import Span
@@ -154,6 +154,7 @@ def turn_orders(text: str) -> list[Span]:
             )
     found.extend(_user_turns(text))
     found.extend(_spoken_turns(text))
+    found.extend(_message_turns(text))
     found.extend(_opened_orders(text))
     found.extend(_forged_calls(text))
     return found
@@ -299,7 +300,11 @@ _ROLE_LINE = re.compile(
     r"(?:\[?\d[\d:./T -]{3,24}\]?[ \t]+)?"
     r"(?:[+\w.@-]+(?:[ \t][+\w.@-]+){0,3}:[ \t]+)?"
     r"(?:[\[(<]{1,2}[ \t]*)?"
-    r"(?:(?:message|note|reply|request|turn|instructions?)[ \t]+(?:from|of|by)[ \t]+(?:the[ \t]+|your[ \t]+)?)?"
+    r"(?:(?:message|note|reply|request|turn|instructions?)[ \t]+(?:from|of|by)[ \t]+(?:the[ \t]+|your[ \t]+)?"
+    # ... in the commonest other languages: "Mensagem do usuário", "Nachricht vom Benutzer", "Message de l'utilisateur"
+    + r"|"
+    + MESSAGE_FROM
+    + r")?"
     r"(?<!\w)(?:human|"
     + _SYSTEM_WORD
     + "|"
@@ -396,4 +401,28 @@ def _spoken_turns(text: str) -> list[Span]:
         sent = _SEND.search(said) is not None and TARGET.search(said) is not None
         if english is not None or sent or turn_reach(said):
             found.append(Span(start, end, _SPOKEN_WHY))
+    return found
+
+
+_ESCAPED_END = re.compile(r'(?:[^\\]|\\[^"])*')
+_MESSAGE_WHY = "a chat message of the user's written into data asks beyond a chat's ordinary asks"
+
+
+def _message_turns(text: str) -> list[Span]:
+    """What a chat API's message of the user's written into data (`USER_MESSAGE`) asks beyond a chat's ordinary asks,
+    read as a line headed by the user's turn is (`_spoken_turns`): no tool's data speaks for the user. A message of a
+    record of many turns (a fine-tuning set's rows, a chat export: `scan.records`), or one shown in a fenced block or
+    quoted as a sample, is left alone."""
+    found: list[Span] = []
+    for message in _read(USER_MESSAGE.finditer(text), text):
+        if recorded_turn(text, message.start() + 1):
+            continue  # a turn of a dialogue written down, answered by the model's turns around it: said then
+        start = message.end()
+        limit = min(len(text), start + _LONGEST_NOTE)
+        content = (_ESCAPED_END if message.group(1) else _STRING['"']).match(text, start, limit)
+        end = limit if content is None else content.end()
+        said = text[start:end]
+        sent = _SEND.search(said) is not None and TARGET.search(said) is not None
+        if _TURN_REACH.search(said) is not None or sent or turn_reach(said):
+            found.append(Span(start, end, _MESSAGE_WHY))
     return found
