@@ -74,7 +74,7 @@ _SAYING = (
     # tell / inform / assure a person (that) <claim>
     r"(?:tell|inform|assure|reassure|notify|advise)\s+" + _PERSON + r"\b[\s:,]*(?:that\s+)?(?P<c1>" + _RUN + r"{3,200})"
     # say / state / claim ... that <claim>, or ... : <claim>
-    r"|(?:say|state|claim|confirm|report)\s*(?:to\s+" + _PERSON + r"\s*)?"
+    r"|(?:say|state|claim|confirm|report|explain)\s*(?:to\s+" + _PERSON + r"\s*)?"
     r"(?:that\s+(?P<c2>" + _RUN + r"{3,200})|:\s*(?P<c3>[^\n]{3,200}))"
     # say / state <a clause>: its subject first ("say the connection is fine")
     r"|(?:say|state|claim)\s+(?P<c4>(?:the|this|it|that|they|we|our|there|all|no|none|its|their|his|her)\b"
@@ -113,7 +113,8 @@ _BEFORE = 12
 """How many characters before a verb of saying `_STARTS` reads."""
 _DICTATED = compiled(_SAYING, re.IGNORECASE)
 MAY_DICTATE = Cue(
-    r"\b(?:tell|inform|assure|reassure|notify|advise|say|state|claim|confirm|report|describe|present|frame|answer|show|"
+    r"\b(?:tell|inform|assure|reassure|notify|advise|say|state|claim|confirm|report|explain|describe|present|frame|"
+    r"answer|show|"
     r"give|display|"
     r"characteri[sz]e|quote|di(?:le|les)?|d[ií]gale|diga|informa|comunica|asegura|responde|presenta|"
     r"dì|dica|dite|assicura|rispondi|descrivi|sag(?:e|en)?|teile?n?|antworte|versichere|erkläre|beschreibe|stelle)\b|\bdi'",
@@ -138,7 +139,7 @@ _FAMILIES: tuple[tuple[str, str, str], ...] = (
     ),
     (
         "passed",
-        r"pass(?:ed)?|compliant|in\s+(?:full\s+)?compliance|within\s+(?:the\s+)?limits?|in\s+(?:statistical\s+)?"
+        r"pass(?:ed)?|met|compliant|in\s+(?:full\s+)?compliance|within\s+(?:the\s+)?limits?|in\s+(?:statistical\s+)?"
         r"control|no\s+violations?|roadworthy|aprobó|superad[oa]|superat[oa]|bestanden|konform",
         r"fail(?:ed|s)?|exceed(?:ed|s)?|non-?compliant|violations?|breach(?:ed)?|over\s+(?:the\s+)?limit|"
         r"out\s+of\s+control|suspendid[oa]|fallid[oa]|non\s+superat[oa]|bocciat[oa]|nicht\s+bestanden|"
@@ -152,9 +153,23 @@ _FAMILIES: tuple[tuple[str, str, str], ...] = (
     ),
     (
         "in service",
-        r"available|operational|in\s+service|serviceable|running|online",
+        r"available|operational|in\s+service|serviceable|running|online|working(?:\s+(?:normally|fine|as\s+usual))?|"
+        r"in\s+(?:working\s+)?order|funcionando|operativ[oa]|in\s+funzione|funktioniert|in\s+Betrieb",
         r"unserviceable|out\s+of\s+service|unavailable|not\s+available|inoperative|inop|grounded|offline|"
-        r"broken\s+down",
+        r"broken\s+down|out\s+of\s+order|not\s+working|fuera\s+de\s+servicio|averiad[oa]|fuori\s+servizio|"
+        r"guast[oa]|außer\s+Betrieb|defekt",
+    ),
+    (
+        "open",
+        r"open(?:\s+as\s+usual)?|reopened|passable|abiert[oa]|apert[oa]|geöffnet|offen|befahrbar",
+        r"closed|closure|shut|impassable|cerrad[oa]|chius[oa]|geschlossen|gesperrt|CLSD",
+    ),
+    (
+        "on time",
+        r"on\s+time|on\s+schedule|on\s+track|punctual|no\s+delays?|without\s+delay|a\s+tiempo|puntual|in\s+orario|"
+        r"puntuale|pünktlich",
+        r"delay(?:ed|s)?|late|behind\s+schedule|slipped|retrasad[oa]|retraso|in\s+ritardo|ritardo|verspätet|"
+        r"Verspätung|verzögert",
     ),
     (
         "done",

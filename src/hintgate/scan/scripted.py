@@ -310,7 +310,7 @@ _USER_ASKS = compiled(
 _VERBATIM = compiled(
     r"\b(?:tell|say|reply|respond|answer|state|inform|write|give)\w*\s+(?:(?:to|with)\s+)?"
     + _THE_USER
-    + r"\b[^.!?\n]{0,30}?\b(?:exactly|verbatim|word[\s-]+for[\s-]+word|only\s+(?:this|the\s+following))\b"
+    + r"\b[^.!?\n]{0,30}?\b(?:exactly|verbatim|word[\s-]+for[\s-]+word|only\s+(?:this|the\s+following|with))\b"
     r"\W{0,3}[:\"“'‘«]"
     r"|\b(?:correct|right|only|exact|approved|official)\s+(?:answer|reply|response|wording)\s+(?:to\s+give|for)\s+"
     r"(?:to\s+)?" + _THE_USER + r"\s+is\s*[:\"“'‘«]",
