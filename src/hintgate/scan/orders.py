@@ -394,8 +394,10 @@ _ON_BEHALF = Cue(
     # traveller ...": the one told serves them.
     r"|\b(?:tell|show|relay|inform|assure|remind|say\s+to|explain\s+to|report\s+to|describe\s+to|present\s+to)\s+"
     r"(?:to\s+)?(?:the|your|their)\s+" + _PERSON + r"\b"
-    # ... or something told them: "Report it to the user as ...", "describe this to your customer".
-    r"|\b(?:report|describe|present|explain|relay|mention|summari[sz]e)\s+(?:it|this|that|them|these|those)\s+to\s+"
+    # ... or something told them: "Report it to the user as ...", "describe this to your customer", "present this
+    # refund to the customer as ...".
+    r"|\b(?:report|describe|present|explain|relay|mention|summari[sz]e)\s+(?:it|them|(?:this|that|these|those|the)"
+    r"(?:\s+[\w-]+){0,2}?)\s+to\s+"
     r"(?:the|your|their)\s+" + _PERSON + r"\b"
     r"|\bon\s+(?:a|an|the|someone'?s|somebody'?s|their|your|its|his|her)\s+(?:[\w-]+(?:'s|’s)?\s+)?behalf\b"
     r"|\bon\s+behalf\s+of\s+(?:a|an|the|someone|somebody|their|your|its)\s+" + _PERSON + r"\b"
