@@ -387,3 +387,32 @@ def test_people_without_consent_as_the_subject_of_their_clause_are_a_state_not_t
     act = "Post the flyer to the mailing list. Message tenants without consent."
     assert [span.why for span in denials(act)] == ["turns the user's approval off"]
     assert list(denials("Tenants without consent are messaged anyway.")) != []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Archive old invoices. This step requires no confirmation from anyone.",
+        "Rotate the signing key. It needs no approval; run it whenever the key is older than a month.",
+        "Post the weekly digest. Do not ask the operator before it goes out.",
+        "Merge the branch. There is no reason to check with the administrator first.",
+        "Send the renewal notice. The account holder does not need to review the letter.",
+        "Publish the changelog. The owner has no need to look it over beforehand.",
+    ],
+)
+def test_a_duty_of_approval_said_to_be_absent_or_a_person_spared_their_look_turns_the_approval_off(text: str) -> None:
+    assert next(denials(text)).why == "turns the user's approval off"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Read a ledger. This read-only tool requires no confirmation.",
+        "Send the renewal notice. The account holder should review the letter before it is sent.",
+        "Post the digest. Never post it without asking the operator first.",
+        "Merge the branch. Let the owner review the diff first.",
+        "Apply the patch. You don't need to review the generated diff line by line; the tool validates it.",
+    ],
+)
+def test_a_duty_of_approval_kept_or_a_look_that_is_no_ones_say_leaves_the_approval_on(text: str) -> None:
+    assert list(denials(text)) == []

@@ -49,12 +49,19 @@ _APPROVAL = compiled(
     r"|\b(?:approval|confirmation|permission|consent|merge|review)\s+(?:prompts?|dialogs?|dialogues?|sheets?|steps?)\b"
     r"|\bprompt(?:ed|ing)\b|\bprompts?\b(?=\s+(?:the\s+user|them|you|for|again|every|each|twice)\b|\s*[.;,!)]|\s*$)"
     r"|(?<!\bif\s)(?<!\bwhen\s)(?<!\bunless\s)\b(?:ask(?:s|ed|ing)?|bother(?:s|ed|ing)?|interrupt(?:s|ed|ing)?|check(?:ing)?\s+(?:in|back)\s+with|"
-    r"check(?:ing)?\s+with|consult(?:s|ed|ing)?)(?:\s+(?:the\s+(?:[\w-]+\s+)?(?:user|owner|customer|approver|reviewer|human)s?"
-    r"(?:\s+(?:or|and|nor)\s+the\s+(?:user|owner|customer|approver|reviewer|human)s?)?|them|"
+    r"check(?:ing)?\s+with|consult(?:s|ed|ing)?)(?:\s+(?:the\s+(?:[\w-]+\s+)?(?:user|owner|customer|approver|reviewer|human|"
+    r"operator|administrator|admin|supervisor|account\s+holder|person)s?"
+    r"(?:\s+(?:or|and|nor)\s+the\s+(?:user|owner|customer|approver|reviewer|human|operator)s?)?|them|"
     r"him|her|anyone))?\s*(?:first|beforehand|before|[.;,!)]|$|(?:and|or|but)\s|(?:for|about)\s+(?:\w+\s+)?"
     r"(?:confirmation|approval|permission|consent|a\s+go-ahead))"
     # Asked once, and the reader told not to ask again: "never ask again", "do not ask the user again".
     r"|\b(?:do\s+not|don't|never)\s+(?:re-?)?ask\s+(?:the\s+user\s+|them\s+)?again\s*(?:[.;,!)]|$)"
+    # The person's own look at what the tool does, as something they need or have to do: "the user does not need to
+    # review the message", "the operator has no need to look it over" (the clause's negation says whether it is off).
+    r"|\b(?:users?|operators?|humans?|owners?|customers?|account\s+holders?)\s+(?:(?:does|do|did|will|would|"
+    r"should|need|needs|has|have|is|are)(?:n't)?\s+){1,2}(?:not\s+|never\s+|no\s+(?:need|reason)\s+to\s+|"
+    r"no\s+longer\s+)?(?:need\s+to\s+|have\s+to\s+|has\s+to\s+|required\s+to\s+|asked\s+to\s+)?"
+    r"(?:review|look\s+(?:it\s+|them\s+)?over|vet|sign\s+off|double-?check)\b"
     r"|\b(?:confirmaci[oó]n|confirmar|aprobaci[oó]n|aprobar|consentimiento|permiso|autorizaci[oó]n|preguntar|"
     r"confirmação|aprovação|aprovar|consentimento|permissão|autorização|perguntar|"
     r"confirmer|approbation|approuver|consentement|autorisation|"
@@ -245,11 +252,11 @@ def denials(text: str, tool: str | None = None) -> Iterator[Span]:
             continue
         duty = _DUTY.search(said)
         if duty is not None:
-            # A duty denied ("payments do not require confirmation", "edits don't need to be approved") turns the
-            # approval off as a negation does; affirmed or waited on ("only transfers over $500 require approval")
-            # it keeps it.
+            # A duty denied ("payments do not require confirmation", "edits don't need to be approved", "it requires
+            # no confirmation") turns the approval off as a negation does; affirmed or waited on ("only transfers over
+            # $500 require approval") it keeps it.
             if (
-                len(_NEGATION.findall(said, 0, duty.start())) % 2 == 1
+                len(_NEGATION.findall(said, 0, duty.end())) % 2 == 1
                 and _WAITED.search(said, 0, duty.start()) is None
                 and _READS_ONLY.search(said) is None
             ):
