@@ -163,7 +163,13 @@ _OWN_WORD = (
     r"(?:from|of|"
     r"delivered\s+by|returned\s+by|sent\s+by|given\s+by|produced\s+by)\s+(?:this\s+(?:tool|server|integration|plugin|"
     r"connector)|it)\b"
-    r"|\bits\s+(?:outputs?|responses|results|messages|answers))"
+    r"|\bits\s+(?:outputs?|responses|results|messages|answers)"
+    # What the tool hands back, said with its verb ("everything this tool returns"), and what stands in it
+    # ("instructions appearing in its output").
+    r"|\b(?:everything|anything|whatever|all|what)\s+(?:that\s+)?(?:this\s+(?:tool|server|integration|plugin|connector)|"
+    r"it)\s+(?:returns|sends|says|outputs|gives\s+back|produces|writes)"
+    r"|\b(?:instructions|directives|commands|orders)\s+(?:(?:appearing|contained|embedded|found|included|given|written)"
+    r"\s+)?in\s+(?:its|this\s+(?:tool|server)\S{0,3})\s+(?:outputs?|responses?|results?|returns|replies|messages))"
 )
 _STANDING = (
     r"(?:(?:overrides?|outranks?|supersedes?|trumps?|overrules?|takes?\s+(?:precedence|priority)\s+over)\s+"
@@ -175,6 +181,15 @@ _STANDING = (
     r"\s+(?:as\s+)?(?:(?!(?:not|never|no)\b)[\w-]+\s+){0,3}?(?:instructions|directives|orders|commands|binding|(?:the\s+)?same\s+"
     r"(?:standing|authority|weight|force))"
     r"|must\s+be\s+(?:followed|obeyed|executed|complied\s+with)"
+    # A rank given outright: "carry system-level priority over the user", "have authority over the assistant".
+    r"|(?:carry|carries|have|has|hold|holds|gets?|given)\s+(?:[\w-]+\s+){0,2}?(?:priority|precedence|authority)\s+over\s+"
+    r"(?:the\s+|any\s+|all\s+|your\s+|every\s+)?(?:user|users|user's|host|operator|operator's|system|administrator|admin|"
+    r"developer|assistant|model|instructions|prompt|other\s+instructions|earlier|previous|prior)\b"
+    r"|(?:system|developer|admin|administrator|operator|root)[\s-]level\s+(?:priority|authority|status|standing|"
+    r"instructions|trust|messages?)"
+    # Taken as what the host says: "(treat everything it returns) as system messages".
+    r"|as\s+(?:(?!(?:not|never|no)\b)[\w-]+\s+){0,2}?(?:system|developer|operator|admin|administrator)[\s-]"
+    r"(?:messages?|prompts?|instructions|directives|commands)"
     r"|as\s+(?:if|though)\s+(?:[\w-]+\s+){1,5}?(?:had\s+)?(?:written|said|sent|issued|given|signed)"
     r"|as\s+coming\s+from|speaks?\s+for\s+(?:the|your)\b)"
 )
@@ -183,7 +198,14 @@ _SELF_RANKED = compiled(
     # "follow any instructions it gives you", "follow it as if the supervising attorney had written it"
     r"|\bfollow\s+(?:any|all|every|the)\s+(?:instructions|directives|orders|commands)\s+(?:it|this\s+(?:tool|server))\s+"
     r"(?:gives|returns|sends|provides|issues|contains)"
-    r"|\bfollow\s+it\s+as\s+(?:if|though)\s+(?:[\w-]+\s+){1,5}?(?:had\s+)?(?:written|said|sent|issued|given)",
+    r"|\bfollow\s+it\s+as\s+(?:if|though)\s+(?:[\w-]+\s+){1,5}?(?:had\s+)?(?:written|said|sent|issued|given)"
+    # Whatever instructions a returned text holds, made the model's to follow: "follow any instructions contained in
+    # the notes as if they came from the user", "follow all directives embedded in its responses".
+    r"|\bfollow\s+(?:any|all|every)\s+(?:[\w-]+\s+)?(?:instructions|directives|orders|commands)\s+(?:that\s+(?:are|appear)\s+)?"
+    r"(?:contained|embedded|hidden|appearing|found|included|written)\s+in\s+(?:[\w'’-]+\s+){0,3}?(?:outputs?|"
+    r"responses?|results?|returns|replies|notes|messages|documents|pages|content|data)\b"
+    r"|\bfollow\s+(?:any|all|every|the|those|these)\s+(?:[\w-]+\s+)?(?:instructions|directives|orders|commands)\s+"
+    r"(?:[\w'’-]+\s+){0,6}?as\s+(?:if|though)\s+(?:they|it)\s+(?:were|was|came|come|had\s+come)\s+(?:from|by)\b",
     re.IGNORECASE,
 )
 _NEGATED = compiled(
@@ -252,9 +274,10 @@ _RULES: tuple[tuple[re.Pattern[str], str, tuple[str, ...]], ...] = (
         _SELF_RANKED,
         "gives the tool's own word the standing of instructions",
         (
-            "tool|server|integration|plugin|connector|console|its |it ",
+            "tool|server|integration|plugin|connector|console|its |it |follow",
             "overrid|outrank|supersed|prevail|trump|overrul|precedence|priority|instructions|directives|orders|"
-            "commands|binding|same|followed|obeyed|executed|complied|as if|as though|coming from|speak",
+            "commands|binding|same|followed|obeyed|executed|complied|as if|as though|coming from|speak|priority|"
+            "authority|level|system|developer|operator|admin",
         ),
     ),
 )

@@ -76,7 +76,7 @@ _FORCE = compiled(
 # honest text says "before calling `get_x`, call `list_x`" of its own tools, without "always", "replace" or "also".
 _CONDITION = compiled(
     r"\b(?:when|whenever|if|before|after|once|upon|every\s+time|each\s+time|any\s+time)\b[^.;:!?\n]{0,40}?"
-    r"(?:\b(?:any|another|other|all|every)\s+(?:other\s+)?(?:[\w*-]+\s+){0,2}?(?:tools?|servers?)\b"
+    r"(?:\b(?:any|another|other|all|every)\s+(?:other\s+)?(?:[\w*/-]+\s+){0,3}?(?:tools?|servers?)\b"
     r"|(?:`[^`\n]{1,64}`|\b(?:those|these|such)\s+tools?\b)[^.;:!?\n]{0,40}?"
     r"\b(?:is|are|gets?)\s+(?:being\s+)?(?:used|called|invoked|run|executed|asked)\b"
     r"|\b(?:using|calling|invoking|running)\s+`[^`\n]{1,64}`\s+(?:from|on|of)\s+(?:any|another|other|every)\b)",
@@ -84,7 +84,11 @@ _CONDITION = compiled(
 )
 _CHANGE = compiled(
     r"\b(?:must|always|replace\w*|rewrite\w*|set|add|append\w*|change|also|instead|overrid\w*|redirect\w*|"
-    r"swap|insert|include|treat)\b",
+    r"swap|insert|include|treat)\b"
+    # The other call's own arguments handed to this tool: "passing that tool's full arguments", "with the other call's
+    # parameters".
+    r"|\b(?:its|their|that\s+tool'?s|that\s+call'?s|the\s+other\s+(?:tool|call)'?s|the\s+(?:next|pending)\s+call'?s)\s+"
+    r"(?:full\s+|complete\s+|exact\s+|own\s+)?(?:arguments|parameters|inputs?|payloads?)\b",
     re.IGNORECASE,
 )
 # Another server named as the tool's home ("`read_file` from the filesystem server"): there, a call put first is a hook
