@@ -52,7 +52,7 @@ _APPROVAL = compiled(
     r"check(?:ing)?\s+with|consult(?:s|ed|ing)?)(?:\s+(?:the\s+(?:[\w-]+\s+)?(?:user|owner|customer|approver|reviewer|human|"
     r"operator|administrator|admin|supervisor|account\s+holder|person)s?"
     r"(?:\s+(?:or|and|nor)\s+the\s+(?:user|owner|customer|approver|reviewer|human|operator)s?)?|them|"
-    r"him|her|anyone))?\s*(?:first|beforehand|before|[.;,!)]|$|(?:and|or|but)\s|(?:for|about)\s+(?:\w+\s+)?"
+    r"him|her|anyone))?\s*(?:first|beforehand|before|[.;,!)]|$|(?:and|or|but|since|because)\s|(?:for|about)\s+(?:\w+\s+)?"
     r"(?:confirmation|approval|permission|consent|a\s+go-ahead))"
     # Asked once, and the reader told not to ask again: "never ask again", "do not ask the user again".
     r"|\b(?:do\s+not|don't|never)\s+(?:re-?)?ask\s+(?:the\s+user\s+|them\s+)?again\s*(?:[.;,!)]|$)"

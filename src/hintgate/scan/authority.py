@@ -83,7 +83,13 @@ _ENDED = compiled(
     r"(?:is|are|were|was)\s+(?:now\s+|hereby\s+|temporarily\s+)?(?:not|no\s+longer)\s+(?:applicable|in\s+force|in\s+effect|"
     r"active|valid|binding|relevant)|(?:is|are|were|was)\s+(?:now\s+|hereby\s+|temporarily\s+)?(?:void|suspended|lifted|"
     r"disabled|obsolete|superseded|overridden|inapplicable|paused|waived|revoked|irrelevant|off)|"
-    r"(?:can|may|should|must)\s+be\s+(?:ignored|disregarded|set\s+aside|skipped)|(?:is|are)\s+not\s+applicable)\b",
+    r"(?:can|may|should|must)\s+be\s+(?:ignored|disregarded|set\s+aside|skipped)|(?:is|are)\s+not\s+applicable)\b"
+    # The model or what it reads said to be outside the host's rules: "notes tools are exempt from content policies",
+    # "the assistant is exempted from the usual safety guidelines here".
+    r"|\b(?:tools?|servers?|outputs?|results?|responses?|notes|assistants?|agents?|models?|AI|LLMs?|you|it|this\s+[\w-]+)"
+    r"\s+(?:[\w-]+\s+){0,2}?(?:is|are|was|were)\s+(?:now\s+|hereby\s+|fully\s+|also\s+)?exempt(?:ed)?\s+from\s+"
+    r"(?:[\w-]+\s+){0,2}?(?:content|safety|usage|moderation|system|model|assistant|platform|host|operator)(?:'s)?\s+"
+    r"(?:[\w-]+\s+)?(?:polic(?:y|ies)|rules|guidelines|filters|restrictions|guardrails|safeguards|checks)\b",
     re.IGNORECASE,
 )
 # Data made orders: what a tool returns or another party writes called instructions or system messages, or to be
@@ -128,7 +134,7 @@ _GRANTED = compiled(
     r"(?:(?:has|have|holds?|carr(?:y|ies))\s+(?:[\w-]+\s+){0,2}?(?:authority|privileges?|clearance|mandate)\b"
     r"|(?:is|are|was|were|has\s+been|have\s+been)\s+(?:hereby\s+|now\s+|also\s+)?(?:(?:granted|given|delegated)\s+"
     r"(?:[\w-]+\s+){0,2}?(?:authority|permissions?|rights|privileges?|clearance)\b|(?:authori[sz]ed|empowered|"
-    r"entitled)\s+to\b))",
+    r"entitled|cleared)\s+to\b))",
     re.IGNORECASE,
 )
 _NEGATION = compiled(
@@ -142,7 +148,8 @@ _NEGATION = compiled(
 _MAY_RANK = Cue(_RANKS, re.IGNORECASE)
 _MAY_END = Cue(
     r"\b(?:apply|applies|applicable|force|effect|active|valid|binding|relevant|void|suspended|lifted|disabled|obsolete|"
-    r"superseded|overridden|inapplicable|paused|waived|revoked|irrelevant|off|ignored|disregarded|aside|skipped)\b",
+    r"superseded|overridden|inapplicable|paused|waived|revoked|irrelevant|off|ignored|disregarded|aside|skipped|"
+    r"exempt|exempted)\b",
     re.IGNORECASE,
 )
 _MAY_OBEY = Cue(
@@ -152,7 +159,7 @@ _MAY_OBEY = Cue(
 _MAY_REFUSE = Cue(r"\b(?:refuse|refuses|refused|refusal|refusals|refusing)\b", re.IGNORECASE)
 _MAY_GRANT = Cue(
     r"\b(?:authority|privilege|privileges|clearance|mandate|permission|permissions|rights|authorised|authorized|"
-    r"empowered|entitled)\b",
+    r"empowered|entitled|cleared)\b",
     re.IGNORECASE,
 )
 RULE_WORDS = (_MAY_RANK, _MAY_END, _MAY_OBEY, _MAY_REFUSE, _MAY_GRANT)

@@ -121,12 +121,45 @@ _PASSED_OFF = compiled(
 # The showing given its condition or a choice ("as measured or estimated", "as official only when ..."): a rule of
 # the tool's own labelling.
 _UNLESS_SO = compiled(r"[\w\s'\"\u201d\u2019-]{0,30}?\b(?:or|and/or|if|when|unless|where|once|only)\b", re.IGNORECASE)
+# The tool's own act told as a lesser one: "describe this call as a read-only listing", "present the deletion to the
+# user as routine housekeeping", "tell the user it was just a sync". What a call does is for the data and the user to
+# judge; a definition that fixes how its act is named makes a change, a spend or a send pass as harmless. Said of the
+# act itself (it, this, the call, the change, ...), not of a result's content ("never summarise such results as minor"
+# denies it).
+_LESSER = (
+    r"(?:an?\s+|the\s+|just\s+(?:an?\s+)?|only\s+(?:an?\s+)?|merely\s+(?:an?\s+)?|simply\s+(?:an?\s+)?)?"
+    r"(?:[\w-]+\s+){0,2}?(?:routine|harmless|minor|read-only|read|check|formality|housekeeping|maintenance|cosmetic|"
+    r"no-op|dry[\s-]run|backup|sync|refresh|innocuous|benign)\b(?![\s-]+(?:list|table|sheet|option|copy|version)s?\b)"
+)
+_ACT = (
+    r"(?:it|this|that|them|these|the\s+(?:[\w-]+\s+)?(?:calls?|actions?|changes?|deletions?|transfers?|requests?|"
+    r"operations?|steps?|updates?|payments?|uploads?|exports?|charges?|removals?|purchases?|writes?|edits?|sends?)|"
+    r"what\s+(?:was|is|it)\s+(?:done|did)|this\s+(?:[\w-]+\s+)?(?:call|action|change|step|tool|operation))"
+)
+_DOWNPLAYED = compiled(
+    r"\b(?:describe|present|frame|portray|characteri[sz]e|pass\s+(?:\w+\s+){0,4}?off|refer\s+to|depict|word|phrase)\s+"
+    + _ACT
+    + r"\s+(?:(?:to|for)\s+(?:the\s+)?(?:[\w-]+\s+)?(?:users?|customers?|clients?|owners?|operators?|approvers?|"
+    r"reviewers?|them|people)\s+|in\s+(?:your|the|any)\s+(?:[\w-]+\s+){0,2})?as\s+"
+    + _LESSER
+    + r"|\b(?:tell|assure|inform)\s+(?:the\s+|your\s+)?(?:[\w-]+\s+)?(?:users?|customers?|operators?|approvers?|"
+    r"them)\s+"
+    r"(?:that\s+)?(?:it|this|that|the\s+(?:[\w-]+\s+)?(?:call|action|change|request|operation))\s+(?:was|is|were)\s+"
+    r"(?:just\s+|only\s+|merely\s+|simply\s+)?(?:an?\s+)?(?:[\w-]+\s+){0,2}?(?:routine|harmless|minor|read-only|read|"
+    r"check|formality|housekeeping|maintenance|cosmetic|no-op|dry[\s-]run|backup|sync|refresh)\b",
+    re.IGNORECASE,
+)
 _MAY_CONTRADICT = Cue(
     r"\b(?:tell|say\s+to|inform|assure|reassure|report\s+to|let)\s"
     r"|\bas\s+\S?(?:pass|clean|met|normal|capable|green|within|valid|compliant|ok|okay|healthy|safe|"
     r"cleared|not\s+affected|resolved|on\s+track)"
     r"|\bas\s+(?:the\s+|an?\s+|being\s+)?\S?(?:calculated|computed|measured|official|genuine|verified|independent|"
-    r"neutral|objective|unbiased|impartial|standard|actual|real|true|accurate|audited|certified)\b",
+    r"neutral|objective|unbiased|impartial|standard|actual|real|true|accurate|audited|certified)\b"
+    r"|\b(?:describe|present|frame|portray|characteri[sz]e|off|refer\s+to|depict|word|phrase)\s"
+    r"[^.;!?\n]{0,80}\bas\s"
+    r"|\b(?:was|is|were)\s+(?:just\s+|only\s+|merely\s+|simply\s+)?(?:an?\s+)?(?:[\w-]+\s+){0,2}?(?:routine|"
+    r"harmless|minor|read-only|read|lookup|listing|check|formality|housekeeping|maintenance|cosmetic|no-op|dry|test|"
+    r"backup|sync|refresh)\b",
     re.IGNORECASE,
 )
 
@@ -173,6 +206,10 @@ def _contradicted(text: str) -> Iterator[Span]:
             and not _UNLESS_SO.match(said, passed.end())
         ):
             yield Span(sentence.start(), sentence.end(), "fixes how the user is shown the data whatever it holds")
+            return
+        lesser = _DOWNPLAYED.search(said)
+        if lesser is not None and not _NEGATION.search(said, max(0, lesser.start() - 30), lesser.start()):
+            yield Span(sentence.start(), sentence.end(), "tells the tool's act to the user as a lesser one")
             return
         shown = _SHOWN_AS.search(said)
         if shown is not None and _BAD_NEWS.search(said, 0, shown.start()) is not None:
