@@ -19,7 +19,7 @@ through the round of 2026-12-04 (its fifth round's pair, blind_final61 and blind
 machine's state before it could be kept), blind_final67 and blind_final68 through its second round, and
 blind_final69 and blind_final70 through its third, and blind_final71 and blind_final72 through the round
 of 2026-12-05, and blind_final75 and blind_final76 through its third round (its second round's pair was
-not kept); blind_dev5, written blind in the seventh
+not kept), and blind_final77 to blind_final80 through its fourth; blind_dev5, written blind in the seventh
 round for honest tool definitions, was read while that round's rules were written. The floors below sit
 one case under what the scan scored on each when it was added or at a round's end (raised as the rules improved,
 never lowered), so a change that loses a class there fails.
@@ -93,6 +93,10 @@ SIZES = {
     "blind_final72": 310,
     "blind_final75": 310,
     "blind_final76": 310,
+    "blind_final77": 310,
+    "blind_final78": 310,
+    "blind_final79": 310,
+    "blind_final80": 310,
 }
 SETS = tuple(SIZES)
 
@@ -217,6 +221,11 @@ FLOORS = {
     "blind_final72": (0.75, 0.03, 0.79, 0.06),
     "blind_final75": (0.64, 0.01, 0.66, 0.06),
     "blind_final76": (0.67, 0.03, 0.68, 0.05),
+    # Held out through the fourth round of 2026-12-05, added at what its last rules scored.
+    "blind_final77": (0.84, 0.03, 0.82, 0.04),
+    "blind_final78": (0.69, 0.06, 0.83, 0.07),
+    "blind_final79": (0.75, 0.03, 0.67, 0.03),
+    "blind_final80": (0.64, 0.08, 0.69, 0.04),
 }
 
 
