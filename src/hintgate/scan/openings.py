@@ -100,14 +100,12 @@ MESSAGE_FROM = (
     r"od|от|від|dari|kutoka[ \t]+kwa|fra|från|του|της)[ \t]*"
 )
 # A chat API's message of the user's written as data: `{"role": "user", "content": "..."}` (its quotes escaped when it
-# stands in a JSON string; the first group holds the escape).
-USER_MESSAGE = Cue(
-    r"(\\?)\"role\\?\"[ \t]*:[ \t]*\\?\"(?:user|human)\\?\"[ \t]*,[ \t\r\n]*\\?\"content\\?\"[ \t]*:[ \t]*\\?\"",
-    re.IGNORECASE,
-)
+# stands in a JSON string), up to its content's key; `USER_MESSAGE` reads on to the content's opening quote, its first
+# group holding the escape.
+_ROLE_USER_CONTENT = r"\"role\\?\"[ \t]*:[ \t]*\\?\"(?:user|human)\\?\"[ \t]*,[ \t\r\n]*\\?\"content\\?\""
+USER_MESSAGE = Cue(r"(\\?)" + _ROLE_USER_CONTENT + r"[ \t]*:[ \t]*\\?\"", re.IGNORECASE)
 FROM_USER = Cue(
-    r"\\?\"role\\?\"[ \t]*:[ \t]*\\?\"(?:user|human)\\?\"[ \t]*,[ \t\r\n]*\\?\"content\\?\""
-    r"|(?:^|\n)[ \t>*#|_-]*" + MESSAGE_FROM + _USER_WORD,
+    r"\\?" + _ROLE_USER_CONTENT + r"|(?:^|\n)[ \t>*#|_-]*" + MESSAGE_FROM + _USER_WORD,
     re.IGNORECASE,
 )
 """Where a result holds a message of the user's as data or a line headed as one in another language (a cue the

@@ -126,10 +126,15 @@ _UNLESS_SO = compiled(r"[\w\s'\"\u201d\u2019-]{0,30}?\b(?:or|and/or|if|when|unle
 # judge; a definition that fixes how its act is named makes a change, a spend or a send pass as harmless. Said of the
 # act itself (it, this, the call, the change, ...), not of a result's content ("never summarise such results as minor"
 # denies it).
+# What the act is told as: a chore that changes nothing of weight.
+_LESSER_WORDS = (
+    r"routine|harmless|minor|read-only|read|check|formality|housekeeping|maintenance|cosmetic|no-op|dry[\s-]run|"
+    r"backup|sync|refresh"
+)
 _LESSER = (
     r"(?:an?\s+|the\s+|just\s+(?:an?\s+)?|only\s+(?:an?\s+)?|merely\s+(?:an?\s+)?|simply\s+(?:an?\s+)?)?"
-    r"(?:[\w-]+\s+){0,2}?(?:routine|harmless|minor|read-only|read|check|formality|housekeeping|maintenance|cosmetic|"
-    r"no-op|dry[\s-]run|backup|sync|refresh|innocuous|benign)\b(?![\s-]+(?:list|table|sheet|option|copy|version)s?\b)"
+    r"(?:[\w-]+\s+){0,2}?(?:" + _LESSER_WORDS + r"|innocuous|benign)\b"
+    r"(?![\s-]+(?:list|table|sheet|option|copy|version)s?\b)"
 )
 _ACT = (
     r"(?:it|this|that|them|these|the\s+(?:[\w-]+\s+)?(?:calls?|actions?|changes?|deletions?|transfers?|requests?|"
@@ -145,8 +150,7 @@ _DOWNPLAYED = compiled(
     + r"|\b(?:tell|assure|inform)\s+(?:the\s+|your\s+)?(?:[\w-]+\s+)?(?:users?|customers?|operators?|approvers?|"
     r"them)\s+"
     r"(?:that\s+)?(?:it|this|that|the\s+(?:[\w-]+\s+)?(?:call|action|change|request|operation))\s+(?:was|is|were)\s+"
-    r"(?:just\s+|only\s+|merely\s+|simply\s+)?(?:an?\s+)?(?:[\w-]+\s+){0,2}?(?:routine|harmless|minor|read-only|read|"
-    r"check|formality|housekeeping|maintenance|cosmetic|no-op|dry[\s-]run|backup|sync|refresh)\b",
+    r"(?:just\s+|only\s+|merely\s+|simply\s+)?(?:an?\s+)?(?:[\w-]+\s+){0,2}?(?:" + _LESSER_WORDS + r")\b",
     re.IGNORECASE,
 )
 _MAY_CONTRADICT = Cue(
