@@ -47,9 +47,8 @@ def flagged(text: str) -> bool:
 
 
 def _wheel(folder: Path, prefix: str) -> zipfile.ZipFile | None:
-    for path in sorted(folder.glob(f"{prefix}-*.whl")):
-        return zipfile.ZipFile(path)
-    return None
+    path = min(folder.glob(f"{prefix}-*.whl"), default=None)
+    return None if path is None else zipfile.ZipFile(path)
 
 
 def _jsonl(data: bytes) -> Iterator[dict[str, Any]]:
