@@ -356,3 +356,33 @@ def test_every_cue_finds_what_pythons_engine_finds_with_the_same_spans() -> None
             if got != want:
                 differ.append((cue.index, text, got, want))
     assert not differ, f"{len({d[0] for d in differ})} cues differ, first: {differ[0]}"
+
+
+def test_a_cues_match_starts_are_where_its_matches_start() -> None:
+    # `Cue.starts` reads RE2's compiled pattern at once where the ASCII engine reads the text: the same starts as
+    # `finditer`'s matches, in ASCII, typographic punctuation, text beyond Latin-1 and long texts read by parts.
+    from hintgate.scan import remedies, scripted, steering
+
+    _scan_modules()
+    texts = [*_property_texts()[::3], *_long_texts()[:3], "error: timeout\n", "HTTP 500\nrun_it now"]
+    chosen = [remedies._MAY_FAIL, remedies._MAY_ACT, scripted._MAY_SAY, steering._GATE, steering._GATED_GATE]
+    for cue in [*chosen, *cues._ALL[::7]]:
+        for text in texts:
+            assert cue.starts(text) == [m.start() for m in cue.finditer(text)], (cue.pattern[:60], text[:60])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "It flags texts that:\n- ask for a secret\n- hide a step\n",
+        "Make sure that:\n- the key is set\n",
+        "Returns rows which :\t\n1. match\nthat:\nwho:",
+        "Note that: x\nwhose:\n* a\n",
+        "no lead-in here: at all\n",
+    ],
+)
+def test_a_described_list_is_found_where_its_lead_in_words_stand(text: str) -> None:
+    # `orders._described_lists` asks the lead-in's pattern only where its words stand: the same lead-ins.
+    leads = [m.span() for m in orders._LEAD_IN.finditer(text)]
+    asked = [orders._LEAD_IN.match(text, m.start()) for m in orders._LEAD_IN_WORDS.finditer(text)]
+    assert [m.span() for m in asked if m is not None] == leads

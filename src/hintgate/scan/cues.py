@@ -223,6 +223,29 @@ class Cue:
             return iter(engine.finditer(text))
         return (_on(found, text, read) for found in engine.finditer(read))
 
+    def starts(self, text: str) -> list[int]:
+        """Where each match of `finditer(text)` starts, in order: the same matches, the ASCII engine's read by
+        RE2's compiled pattern at once (one call a match, where the binding's loop builds a match object of its
+        offsets: a log's hundreds of failure words in 100 KB cost milliseconds so)."""
+        engine, read = self._for(text)
+        regexp = getattr(engine, "_regexp", None)
+        if regexp is None or self._parts(engine, read):
+            return [found.start() for found in self.finditer(text)]
+        # ASCII text or its stand-in: a byte a character, so RE2's offsets are the text's.
+        raw = read if isinstance(read, bytes) else read.encode("ascii")
+        unanchored = _unanchored()
+        end = len(raw)
+        pos = 0
+        out: list[int] = []
+        while True:  # the binding's own loop over bytes (`re2._Regexp._match`)
+            start, stop = regexp.Match(unanchored, raw, pos, end)[0]
+            if start < 0:
+                return out
+            out.append(start)
+            if pos == end:
+                return out
+            pos = pos + 1 if pos == stop else stop
+
 
 SPLIT_LENGTH = 2048
 """From this length on, a text is searched for a large cue by its parts (`Cue._parts`, `_split_matches`)."""

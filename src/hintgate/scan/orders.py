@@ -3290,6 +3290,9 @@ _LEAD_IN = compiled(
     r"\b(?:that|which|who|whose)[ \t]*:[ \t]*$",
     re.IGNORECASE,
 )
+# Where `_LEAD_IN` may match: its words without the look-behinds, which Python's engine would try at every character
+# of the text; `_LEAD_IN` is asked at each such place (no two of them overlap, so its matches are the same).
+_LEAD_IN_WORDS = compiled(r"(?m)\b(?:that|which|who|whose)[ \t]*:[ \t]*$", re.IGNORECASE)
 # A list item's line: a bullet, a number or a letter with its mark.
 _ITEM = compiled(r"[ \t]*(?:[-*•‣◦]|\(?\d{1,2}[.)]|\(?[a-z][.)])[ \t]+", re.IGNORECASE)
 
@@ -3297,7 +3300,10 @@ _ITEM = compiled(r"[ \t]*(?:[-*•‣◦]|\(?\d{1,2}[.)]|\(?[a-z][.)])[ \t]+", r
 def _described_lists(text: str) -> list[tuple[int, int]]:
     """The (start, end) of each list of what `text` describes: the items after a lead-in ("It flags texts that:")."""
     found = []
-    for lead in _LEAD_IN.finditer(text):
+    for place in _LEAD_IN_WORDS.finditer(text):
+        lead = _LEAD_IN.match(text, place.start())
+        if lead is None:
+            continue
         end = _described_list(text, lead.end())
         if end > lead.end():
             found.append((lead.end(), end))

@@ -222,7 +222,7 @@ def secret_beyond_job(text: str, job: str, *, told: str = "") -> Source | None:
     """A secret of a kind the tool's `job` never speaks of that `text` (a parameter's) asks to carry: put into the
     field ("paste the password= line here"), or taken from the session (`told`: the parameter's texts joined; "the
     most recent value the user typed that looks like a password")."""
-    session = _SAID_IN_SESSION.search(told or text) is not None
+    session: bool | None = None  # looked for where a secret is named (most parameters' texts name none)
     for noun, own in _KIND_OF_SECRET:
         for match in noun.finditer(text):
             if _NEGATED.search(text, 0, match.start()) is not None:
@@ -232,6 +232,8 @@ def secret_beyond_job(text: str, job: str, *, told: str = "") -> Source | None:
                 continue  # "do not include any sensitive data such as API keys, passwords ..."
             if quotation_open(text[line : match.start()]):
                 continue  # inside a quoted sample: `{"action": "Fill in the password"}` is a template's words
+            if session is None:
+                session = _SAID_IN_SESSION.search(told or text) is not None
             if not (session or _PUT.search(text, line, match.start()) is not None):
                 continue
             if own.search(job) is not None:

@@ -356,16 +356,16 @@ def _remedies(text: str) -> Iterator[Span]:
     sentence before it or the two after it. Each sentence is read once, however many failures a log reports."""
     failures: list[int] = []
     read = -1
-    for word in _MAY_FAIL.finditer(text):
-        line = text.rfind("\n", 0, word.start()) + 1
-        if line == read or word.start() - line > 60:
+    for word in _MAY_FAIL.starts(text):
+        line = text.rfind("\n", 0, word) + 1
+        if line == read or word - line > 60:
             continue
         read = line
         if _FAILURE.match(text, line):
             failures.append(line)
     if not failures:
         return
-    acts = [found.start() for found in _MAY_ACT.finditer(text)]
+    acts = _MAY_ACT.starts(text)
     if not acts:
         return
     sentences = _near(text, failures)
