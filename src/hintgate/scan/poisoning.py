@@ -112,7 +112,7 @@ from hintgate.scan.telling import may_tell, told
 from hintgate.scan.templates import MAY_FILL, filled_links
 from hintgate.scan.tongues import foreign_asks, may_hold
 from hintgate.scan.triggers import LATER
-from hintgate.scan.turns import turn_orders
+from hintgate.scan.turns import MAY_TURN, turn_orders
 from hintgate.scan.withheld import may_withhold, result_withheld, unaware, undisclosed, unmentioned, waived, withheld
 
 __all__ = [
@@ -869,7 +869,10 @@ def _scan_strings(
     if judged:
         unread = {location for _, _, location, _ in pending}
         findings.extend(_field_findings(texts, unread, findings, tool))
-        findings.extend(_said_findings(texts, unread, findings, tool, turn_orders, _FORGED_TURN, detector))
+        # A line headed as a turn of the chat's roles needs no cue of the judge's: every text holding a role's word as
+        # a label's end is read for it (`scan.turns.MAY_TURN`).
+        turned = unread | {location for location, text in texts if MAY_TURN.search(text[:RESULT_LINEAR_CHARACTERS])}
+        findings.extend(_said_findings(texts, turned, findings, tool, turn_orders, _FORGED_TURN, detector))
         findings.extend(_said_findings(texts, unread, findings, tool, result_shifts, _SHIFTED, detector))
         # A reply dictated against the result's own data needs no word the linear pass knows: every text is read,
         # with what is left of the budget or at least a quarter of it; a text it runs out in is unread from there.

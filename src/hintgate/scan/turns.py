@@ -47,7 +47,7 @@ from hintgate.scan.records import TURN_LABEL, recorded_turn
 from hintgate.scan.spans import Span
 from hintgate.scan.tongues import TARGET, role_words, turn_reach
 
-__all__ = ["turn_orders"]
+__all__ = ["MAY_TURN", "turn_orders"]
 
 # A label of the chat's roles, with where it starts: a line (or an escaped line break), a tag's end, a bracket after a
 # sentence, a string's opening quote; up to two words naming whose system it is ("Translator system", "-ERR
@@ -296,7 +296,8 @@ _SYSTEM_WORD = (
 # heading of its own heads it (not its "### Response", a heading API documentation uses too).
 _TEMPLATE_WORD = r"instruction"
 _ROLE_LINE = re.compile(
-    r"(?:^|\n)[ \t*#|_-]*(?:\d{1,3}[.)][ \t]+)?"
+    # (a blockquote's line only as a callout's bold heading: "> **System message**"; a plain "> " quotes a sample)
+    r"(?:^|\n)[ \t*#|_-]*(?:>[ \t]*(?=\*\*))?[ \t*]*(?:\d{1,3}[.)][ \t]+)?"
     r"(?:\[?\d[\d:./T -]{3,24}\]?[ \t]+)?"
     r"(?:[+\w.@-]+(?:[ \t][+\w.@-]+){0,3}:[ \t]+)?"
     r"(?:[\[(<]{1,2}[ \t]*)?"
@@ -314,7 +315,8 @@ _ROLE_LINE = re.compile(
     + r"|(?<=#[ \t])"
     + _TEMPLATE_WORD
     + r")(?:[ \t_-]+[\w-]+){0,2}?"
-    r"[ \t]*(?:\([^)\n]{0,60}\))?[ \t]*[\])>]{0,2}[ \t]*(?:[:：][ \t]*\n?|(?<=[\])>])[ \t]*|\n)(?=\S)",
+    r"[ \t]*(?:\([^)\n]{0,60}\))?[ \t]*[\])>]{0,2}[ \t]*(?:\*\*|__)?[ \t]*"
+    r"(?:[:：][ \t]*\n?|(?<=[\])>])[ \t]*|\n)(?=\S)",
     re.IGNORECASE,
 )
 _ROLE_WORD = Cue(
@@ -327,10 +329,12 @@ _ROLE_WORD = Cue(
     + r"|#[ \t]"
     + _TEMPLATE_WORD
     + r")(?:[ \t_-]+[\w-]+){0,2}"
-    r"[ \t]*(?:\([^)\n]{0,60}\))?[ \t]*[\])>]{0,2}[ \t]*(?:[:：\]>]|\n)",
+    r"[ \t]*(?:\([^)\n]{0,60}\))?[ \t]*[\])>]{0,2}[ \t]*(?:\*\*|__)?[ \t]*(?:[:：\]>]|\n)",
     re.IGNORECASE,
 )
 """A role's word as a label's end has it (`_ROLE_LINE` is read only on the lines where one stands)."""
+MAY_TURN = _ROLE_WORD
+"""What a text holding a turn of the chat's roles written into data holds (the scan reads `turn_orders` in it)."""
 # What a turn asks beyond a chat's ordinary asks, in English (`scan.tongues.turn_reach` reads the other languages):
 # the user's say skipped or claimed given, something kept from the user, previous instructions dropped or a new
 # persona set, something sent to an address or a secret sent.
@@ -349,13 +353,30 @@ _TURN_REACH = re.compile(
     r"|\b(?:you[ \t]+are|you'?re)[ \t]+now[ \t]+(?:an?[ \t]+|the[ \t]+|acting|operating|in)\b"
     # the user's own request set aside: "Ignore the user's question"
     r"|\b(?:ignore|disregard)[ \t]+(?:the[ \t]+|your[ \t]+)?user(?:'s|s'|’s)?[ \t]+(?:question|request|instructions?|"
-    r"message|wishes)\b",
+    r"message|wishes)\b"
+    # ... or whatever the user says: "disregards anything the user says", "ignore what the user asks"
+    r"|\b(?:ignor|disregard)\w*[ \t]+(?:anything|everything|whatever|what|any[ \t]+\w+)[ \t]+(?:that[ \t]+)?"
+    r"(?:the[ \t]+)?users?[ \t]+(?:says?|said|asks?|asked|requests?|wants?|writes?|types?)\b"
+    # the model bound to one source's word alone: "follows only instructions from this server"
+    r"|\b(?:follow|obey|take)\w*[ \t]+(?:only|exclusively|solely)[ \t]+(?:the[ \t]+)?(?:instructions|orders|commands|"
+    r"directions)[ \t]+(?:from|of|in)\b"
+    # the rules the model serves under declared lapsed: "Previous rules from the streamer no longer apply"
+    r"|\b(?:previous|prior|earlier|original|existing|all)[ \t]+(?:\w+[ \t]+)?(?:rules|instructions|guidelines|"
+    r"restrictions|policies)[ \t]+(?:[\w-]+[ \t]+){0,3}?(?:no[ \t]+longer[ \t]+apply|(?:are|have[ \t]+been)[ \t]+"
+    r"(?:lifted|revoked|suspended|void|expired|disabled))\b"
+    # something kept from the user's view: "Suppress ALERT 1 in user-facing output", "hide the fee from the user"
+    r"|\b(?:suppress|hide|omit|withhold|conceal|redact|leave[ \t]+out)\b[^.!?\n]{0,60}?\b(?:from|in)[ \t]+(?:the[ \t]+|"
+    r"any[ \t]+|all[ \t]+|your[ \t]+)?(?:users?|customers?|user-facing|customer-facing)\b",
     re.IGNORECASE,
 )
 _SEND = re.compile(r"\b(?:send|forward|e-?mail|post|upload|share|transfer|wire|refund|pay|export)\b", re.IGNORECASE)
 # A label on a line of its own heads a turn when it is a bracket or a template's tag ("[user]", "<system>") or names
 # a message ("### Developer message").
-_HEADED = re.compile(r"[\])>][ \t]*\n$|[ \t](?:message|prompt|instructions?|turn)[ \t]*[\])>]*[ \t]*\n$", re.I)
+_HEADED = re.compile(
+    r"[\])>][ \t]*\n$|[ \t](?:message|prompt|instructions?|turn)[ \t]*(?:\([^)\n]{0,60}\))?[ \t]*[\])>]*[ \t]*"
+    r"(?:\*\*|__)?[ \t]*\n$",
+    re.I,
+)
 # ... or a Markdown heading of the role's word alone ("### System", "### Assistant"), as a chat template writes a turn.
 _HEADING = re.compile(r"\n?[ \t]*#{1,6}[ \t]*\w+[ \t]*:?[ \t]*\n$")
 _MOST_TURNS = 64
