@@ -152,7 +152,7 @@ def cells(text: str) -> Iterator[Cell]:
         if len(raw.strip()) < _SHORTEST or " " not in raw.strip():
             continue
         start = match.start(1) - 1
-        yield Cell(raw, start, match.end(1), text)
+        yield Cell(raw, start, match.end(1) - 1, text)  # less the line break put before the text
 
 
 # What separates a table's cells: a CSV's comma, a TSV's tab, a semicolon, a Markdown table's bar.
