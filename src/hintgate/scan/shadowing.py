@@ -127,6 +127,31 @@ _THEN = compiled(
     re.IGNORECASE,
 )
 _THEN_REACH = 200
+# Another tool said to be faulty, so that the model sets it aside for this one: a tool (named in code or by a code name,
+# "that tool", "the others", "they", "the built-in fetch", "other document readers") said to be unsafe, compromised,
+# leaking, stale, buggy or falsifying (`_FAULTY`), with an order in the same sentence or the next to stop using it,
+# ignore or discard it, or always use another in its place (`_SET_ASIDE`). Honest text retires its own tools in
+# lifecycle words ("`list_v1` is deprecated; use `list_v2`"), or warns about a use ("do not call `run_sql` with raw
+# input: it is unsafe"): neither says a tool itself is faulty, and neither is matched.
+_FAULTY = compiled(
+    r"(?:`[^`\n]{1,64}`|\b[a-z][a-z0-9]*_[a-z0-9_]+\b|\b(?:the\s+others|they)\b|\b(?:the\s+)?(?:built-in|native)\s+\w+"
+    r"|\b(?:that|the\s+older?|the\s+other|other)\s+(?:[\w-]+\s+){0,2}?"
+    r"(?:tools?|servers?|readers?|senders?|integrations?|connectors?|versions?)\b)"
+    # Said of that tool, not of a thing in a clause of its own ("do not call `rotate_key` unless the key is
+    # compromised").
+    r"(?:(?!\b(?:if|unless|when|whenever|once|until|because|since|after|before|where|whose|which|that|while)\b)"
+    r"[^.;:!?\n]){0,60}?\b(?:is|are|has|have|returns?|writes?|gives?|leaks?|known\s+to)\s+(?:now\s+|been\s+|also\s+)?"
+    r"(?:[\w-]+\s+){0,3}?(?:unsafe|insecure|compromised|leak\w*|falsifie\w*|falsified|fake|stale|broken|buggy|bugs?"
+    r"|unreliable|mistranslat\w*|truncated|corrupt\w*|malicious|tampered|backdoored)\b",
+    re.IGNORECASE,
+)
+_SET_ASIDE = compiled(
+    r"\b(?:never|do\s+not|don't|must\s+not|should\s+not|must\s+no\s+longer|stop)\s+(?:be\s+)?"
+    r"(?:use|used|using|call|called|calling|invoke|invoked|trust|rely)\b"
+    r"|\bno\s+longer\s+be\s+used\b|\b(?:ignore|discard|disregard)\s+(?:it|them|its|their|that|those|the)\b"
+    r"|\balways\s+(?:use|prefer|call|route)\b",
+    re.IGNORECASE,
+)
 # Other tools named as such in the commonest other languages ("cualquier herramienta", "tous les outils", "alle
 # anderen Tools", "wszystkich innych narzędzi", "будь-який інший інструмент", "任何其他"), with a tool named by its
 # code name near them (`_CODE_NAME`): a definition speaking of other tools' calls by name.
@@ -151,7 +176,9 @@ _MAY_TAKE_OVER = Cue(
     r"|(?:is|are|gets?)\s+(?:being\s+)?(?:used|called|invoked|run|executed|asked)|(?:those|these|such)\s+tools?"
     r"|(?:using|calling|invoking|running)\s+`|(?:whenever|every\s+time|each\s+time|any\s+time)\s+you\s"
     r"|supersed|overrid|precedence\s+over|outrank|(?:authoritative|official|genuine|real)\s+(?:implementation|version)"
-    r"|deprecated|outdated|obsolete|broken|unreliable|bug|herramienta|outils?|andere\w*\s+(?:tools?|werkzeug)|narzędzi"
+    r"|deprecated|outdated|obsolete|broken|unreliable|bug|unsafe|insecure|compromised|leak|falsif|fake|stale|buggy"
+    r"|mistranslat|truncated|corrupt|malicious|tampered|backdoored"
+    r"|herramienta|outils?|andere\w*\s+(?:tools?|werkzeug)|narzędzi"
     r"|інструмент|инструмент|ferramenta|strument|verktyg|任何其他|所有其他|他の",
     re.IGNORECASE,
 )
@@ -159,7 +186,9 @@ _MAY_TAKE_OVER = Cue(
 _WRAPPED = compiled(r"(?<=[^\n])\n(?=[^\n])")
 _MAY = Cue(
     r"whenever|every\s+time|each\s+time|any\s+time|anytime|another|other|third-party|external|official|server|`"
-    r"|any\s+tools?\b|(?:those|these|such)\s+tools?\b|herramienta|outils?|andere\w*\s+(?:tools?|werkzeug)|narzędzi|"
+    r"|any\s+tools?\b|(?:those|these|such)\s+tools?\b|unsafe|insecure|compromised|leak|falsif|fake|stale|buggy|bug"
+    r"|unreliable|broken|mistranslat|truncated|corrupt|malicious|tampered|backdoored"
+    r"|herramienta|outils?|andere\w*\s+(?:tools?|werkzeug)|narzędzi|"
     r"інструмент|инструмент|ferramenta|strument|verktyg|任何其他|所有其他|他の",
     re.IGNORECASE,
 )
@@ -244,7 +273,19 @@ def _taken_over_in(flat: str, siblings: Collection[str] = ()) -> Iterator[Span]:
         ):
             yield Span(sentence.start(), sentence.end(), "runs another tool down to take its place")
             return
+        if _FAULTY.search(said) is not None and (
+            _SET_ASIDE.search(said) is not None
+            or _SET_ASIDE.search(flat, sentence.end(), _next_end(flat, sentence.end())) is not None
+        ):
+            yield Span(sentence.start(), sentence.end(), "calls another tool faulty to take its place")
+            return
     yield from _named_elsewhere(flat)
+
+
+def _next_end(text: str, at: int) -> int:
+    """Where the sentence after the one ending at `at` ends."""
+    following = SENTENCE_PAST_NAMES.search(text, at)
+    return following.end() if following is not None else at
 
 
 def _named_elsewhere(text: str) -> Iterator[Span]:
