@@ -33,10 +33,11 @@ __all__ = ["Cell", "Headers", "cells", "key_words", "sample_key", "table_cells",
 # is searched with a line break before it, so that its first line starts as every other does).
 _QUOTED = re.compile(r'(?:\n[ \t]*[\w.-]+:|:(?<=":)|:(?<=" :)|[\n,;\t|\[{(=])[ \t]{0,8}"((?:[^"\\\n]|\\.|"")*)"')
 # A key and `=` and an unquoted value (a certificate's `OU=Sales team`, a record's `note=...`), up to the next key and
-# `=` or the line's end; one of several words is read (`cells`). Every repeat is bounded or unambiguous: linear time.
+# `=`, the end of a sentence (a stop and a capital after it: what follows is the text's own sentence, not the value's)
+# or the line's end; one of several words is read (`cells`). Every repeat is bounded or unambiguous: linear time.
 _UNQUOTED = re.compile(
     r"[\s,;/][A-Za-z][\w.-]{0,40}=(?![\"=\s])([^\n=\"]*?)"
-    r"(?=[,;/ \t]{1,4}[A-Za-z][\w.-]{0,40}=|[ \t,;]{0,4}$)",
+    r"(?=[,;/ \t]{1,4}[A-Za-z][\w.-]{0,40}=|[ \t,;]{0,4}$|(?<=[.!?])[ \t]+[A-Z])",
     re.MULTILINE,
 )
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\n", '"': '"', "\\": "\\", "/": "/", "b": " ", "f": " "}
