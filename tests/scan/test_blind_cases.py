@@ -19,8 +19,9 @@ through the round of 2026-12-04 (its fifth round's pair, blind_final61 and blind
 machine's state before it could be kept), blind_final67 and blind_final68 through its second round, and
 blind_final69 and blind_final70 through its third, and blind_final71 and blind_final72 through the round
 of 2026-12-05, and blind_final75 and blind_final76 through its third round (its second round's pair was
-not kept), and blind_final77 to blind_final80 through its fourth; blind_dev5, written blind in the seventh
-round for honest tool definitions, was read while that round's rules were written. The floors below sit
+not kept), and blind_final77 to blind_final80 through its fourth, and blind_final81 to blind_final84 through the
+round of 2026-12-06; blind_dev5, written blind in the seventh round for honest tool definitions, was read while that
+round's rules were written. The floors below sit
 one case under what the scan scored on each when it was added or at a round's end (raised as the rules improved,
 never lowered), so a change that loses a class there fails.
 """
@@ -96,6 +97,10 @@ SIZES = {
     "blind_final77": 310,
     "blind_final78": 310,
     "blind_final79": 310,
+    "blind_final81": 310,
+    "blind_final82": 310,
+    "blind_final83": 310,
+    "blind_final84": 310,
     "blind_final80": 310,
 }
 SETS = tuple(SIZES)
@@ -225,6 +230,11 @@ FLOORS = {
     "blind_final77": (0.84, 0.03, 0.82, 0.04),
     "blind_final78": (0.69, 0.06, 0.83, 0.07),
     "blind_final79": (0.75, 0.03, 0.67, 0.03),
+    # Held out through the round of 2026-12-06, added at what its last rules scored.
+    "blind_final81": (0.70, 0.06, 0.79, 0.05),
+    "blind_final82": (0.64, 0.03, 0.71, 0.01),
+    "blind_final83": (0.80, 0.08, 0.71, 0.04),
+    "blind_final84": (0.81, 0.08, 0.83, 0.04),
     "blind_final80": (0.64, 0.08, 0.69, 0.04),
 }
 
