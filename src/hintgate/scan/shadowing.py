@@ -145,6 +145,11 @@ _FAULTY = compiled(
     r"|unreliable|mistranslat\w*|truncated|corrupt\w*|malicious|tampered|backdoored)\b",
     re.IGNORECASE,
 )
+# The words of `_FAULTY`'s faults as the cues below look for them (a stem where the word has forms).
+_FAULT_WORDS = (
+    r"unsafe|insecure|compromised|leak|falsif|fake|stale|buggy|mistranslat|truncated|corrupt|malicious|tampered"
+    r"|backdoored"
+)
 _SET_ASIDE = compiled(
     r"\b(?:never|do\s+not|don't|must\s+not|should\s+not|must\s+no\s+longer|stop)\s+(?:be\s+)?"
     r"(?:use|used|using|call|called|calling|invoke|invoked|trust|rely)\b"
@@ -176,9 +181,9 @@ _MAY_TAKE_OVER = Cue(
     r"|(?:is|are|gets?)\s+(?:being\s+)?(?:used|called|invoked|run|executed|asked)|(?:those|these|such)\s+tools?"
     r"|(?:using|calling|invoking|running)\s+`|(?:whenever|every\s+time|each\s+time|any\s+time)\s+you\s"
     r"|supersed|overrid|precedence\s+over|outrank|(?:authoritative|official|genuine|real)\s+(?:implementation|version)"
-    r"|deprecated|outdated|obsolete|broken|unreliable|bug|unsafe|insecure|compromised|leak|falsif|fake|stale|buggy"
-    r"|mistranslat|truncated|corrupt|malicious|tampered|backdoored"
-    r"|herramienta|outils?|andere\w*\s+(?:tools?|werkzeug)|narzędzi"
+    r"|deprecated|outdated|obsolete|broken|unreliable|bug|"
+    + _FAULT_WORDS
+    + r"|herramienta|outils?|andere\w*\s+(?:tools?|werkzeug)|narzędzi"
     r"|інструмент|инструмент|ferramenta|strument|verktyg|任何其他|所有其他|他の",
     re.IGNORECASE,
 )
@@ -186,8 +191,7 @@ _MAY_TAKE_OVER = Cue(
 _WRAPPED = compiled(r"(?<=[^\n])\n(?=[^\n])")
 _MAY = Cue(
     r"whenever|every\s+time|each\s+time|any\s+time|anytime|another|other|third-party|external|official|server|`"
-    r"|any\s+tools?\b|(?:those|these|such)\s+tools?\b|unsafe|insecure|compromised|leak|falsif|fake|stale|buggy|bug"
-    r"|unreliable|broken|mistranslat|truncated|corrupt|malicious|tampered|backdoored"
+    r"|any\s+tools?\b|(?:those|these|such)\s+tools?\b|" + _FAULT_WORDS + r"|bug|unreliable|broken"
     r"|herramienta|outils?|andere\w*\s+(?:tools?|werkzeug)|narzędzi|"
     r"інструмент|инструмент|ferramenta|strument|verktyg|任何其他|所有其他|他の",
     re.IGNORECASE,
