@@ -301,8 +301,18 @@ def _every_script(text: str) -> Iterator[Span]:
 _THE_USER = r"(?:the\s+)?(?:end[\s-])?users?"
 # The user's own later question as the trigger: "if the user asks about ...", "when users ask whether ...".
 _USER_ASKS = compiled(
-    r"\b(?:if|when|whenever|once|should|in\s+case)\s+" + _THE_USER + r"\s+(?:[\w'-]+\s+){0,2}?"
-    r"(?:asks?|asked|inquires?|enquires?|wants?\s+to\s+know|wonders?|questions?|brings?\s+up|mentions?|raises?)\b",
+    r"\b(?:if|when|whenever|once|should|in\s+case)\s+(?:a\s+|any\s+)?" + _THE_USER + r"\s+(?:[\w'-]+\s+){0,2}?"
+    r"(?:asks?|asked|inquires?|enquires?|wants?\s+to|wonders?|questions?|brings?\s+up|mentions?|raises?|"
+    r"says?|tells?\s+you)\b",
+    re.IGNORECASE,
+)
+# The answer to the user's question given in words, or as a bare yes or no: "reply exactly: 'No significant hazards.'",
+# "always answer: 'Top up at ...'", "say no", "say nobody". Telling the user how or where to look ("answer briefly",
+# "tell them to restart it", "reply in their language") gives no answer.
+_ANSWER_GIVEN = compiled(
+    r"\b(?:say|tell|reply|respond|answer|state)(?:\s+(?:to\s+)?(?:them|him|her|" + _THE_USER + r"))?"
+    r"(?:\s+(?:always|only|simply|just|exactly|verbatim|with))*"
+    r"(?:\s*:\s*\S|\s+[\"“‘«]|\s+(?:yes|no|nobody|nothing|none)\b(?=\s*(?:[,.;:!]|$|(?:and|then|but)\b)))",
     re.IGNORECASE,
 )
 # The words given to say, to be said as they are: "respond to the user with exactly: ...", "the correct answer to give
@@ -345,5 +355,10 @@ def answers_user(sentence: str) -> re.Match[str] | None:
         return verbatim
     asked = _USER_ASKS.search(sentence)
     if asked is not None and next(_claims(sentence[asked.end() :]), None) is not None:
+        return asked
+    if asked is None:
+        return None
+    given = _ANSWER_GIVEN.search(sentence, asked.end())
+    if given is not None and not _NEGATED.search(sentence, max(asked.end(), given.start() - 30), given.start()):
         return asked
     return None
