@@ -54,7 +54,7 @@ class Source:
 _VERBS = (
     r"(?:appear(?:s|ed)?|mention(?:s|ed)?|said|say|says|shared|share[sd]?|seen|sees|saw|discussed|exchanged|pasted|typed|"
     r"written|wrote|stated|given|provided|used|uploaded|referenced|cited|quoted|spoken|sent|received|noted|raised|see|"
-    r"come\s+up|came\s+up|collected|gathered)"
+    r"come\s+up|came\s+up|collected|gathered|(?:shown|showed)\s+(?:to\s+)?you|visible|you\s+(?:ran|executed))"
 )
 # The session, as a place things are said: the conversation, the chat, this session or task, the thread.
 _SESSION = (
@@ -67,6 +67,11 @@ _CONVERSATION = (
     # (a list between the verb and the place: "mentions any email address, phone number or account name in the chat")
     rf"\b{_VERBS}\s+(?:[\w'-]+,?\s+){{0,8}}?(?:in|during|throughout|within|over|across)\s+(?:the\s+)?(?:course\s+of\s+)?"
     rf"{_THIS}\s+(?:\w+\s+)?{_SESSION}\b"
+    # a value taken from the conversation itself: "the customer's card number from the conversation" (the noun ends
+    # its phrase: "from the chat header" names a part of a chat's screen, not what was said in it)
+    r"|\bfrom\s+(?:the|this|our|your)\s+(?:current\s+|ongoing\s+|present\s+|whole\s+|entire\s+)?"
+    r"(?:conversation|chat|dialog(?:ue)?)\b(?!\s+(?!(?:and|or|so|if|that|which|where|in|into|to|for|as|with|including|"
+    r"history|log|transcript|verbatim|here|above|earlier|before|too|also|when|while|but|then)\b)[a-z])"
     # "so far in the conversation", "earlier in this chat", "up to now in the session"
     rf"|\b(?:so\s+far|until\s+now|up\s+to\s+now|to\s+date|earlier|previously|before)\s+(?:in|during)\s+{_THIS}\s+"
     rf"(?:\w+\s+)?{_SESSION}\b"
@@ -143,6 +148,13 @@ _INSTRUCTIONS = (
     r"|\b(?:system|deployment|developer|operator)\s+(?:\w+\s+)?(?:prompts?|messages?|instructions|guidance|rules)"
     r"(?:,?\s+(?:and|or|&|plus)(?:\s+[\w-]+){1,3}?)?\s+"
     r"(?:that\s+)?you\s+(?:were|have\s+been|are)\s+(?:given|provided|told|sent|running\s+with)\b"
+    # the instructions the model was given, and by whom: "the instructions you were given by your operator",
+    # "the hidden instructions you were given at the start"
+    r"|\b(?:(?:hidden|initial|original|secret|private|internal)\s+instructions\s+(?:that\s+)?you\s+(?:were|have\s+been)\s+"
+    r"(?:given|provided|sent)|instructions\s+(?:that\s+)?you\s+(?:were|have\s+been)\s+(?:given|provided|sent)\s+"
+    r"(?:by\s+your\s+(?:developers?|operators?|deployers?|creators?|makers?)|at\s+the\s+(?:start|beginning)))\b"
+    r"|\byour\s+(?:system|developer|operator|deployment)(?:\s*/\s*(?:system|developer|operator|deployment))+\s+"
+    r"(?:prompts?|messages?|instructions)\b"
     r"|\b(?:names?|list|inventory|catalog(?:ue)?)\s+of\s+(?:all\s+)?(?:the\s+|your\s+)?(?:\w+\s+)?tools\s+"
     r"(?:available\s+to\s+you|you\s+(?:have|can\s+(?:use|call|see)))\b"
 )

@@ -22,15 +22,16 @@ credential's name, an IBAN, a phone number, a tool's snake_case name):
 - keeping something from the user ("do not tell the user", "the user need
   not be informed") beside an ask of that kind;
 - skipping the user's say ("do not ask for confirmation", "already
-  approved") beside the model named or such an ask;
+  approved") beside the model named or such an ask, or in a definition,
+  with the user named in its sentence or the one before or after;
 - telling the model to drop its previous instructions.
 
 What stands inside a quotation or a code span is quoted, not said: an order
 to drop previous instructions anywhere, and in a definition that addresses
 no model, something kept from the user, the user's say skipped or a sending
 (a detector's "flags „do not tell the user“"). An act forbidden "without
-asking" (a negated verb of the language's `deny` words a few words before,
-in the same clause, nothing else asked) keeps the user's say.
+asking" (a negated verb of the language's `deny` words a few words before
+or after, in the same clause, nothing else asked) keeps the user's say.
 
 A text whose letters are all ASCII is asked only about the languages written
 in ASCII (one search of their words first): most definitions are English and
@@ -439,10 +440,12 @@ class _Reader:
             last = None
             for negation in deny.finditer(text, start, hit.start()):
                 last = negation
-            if last is None or last.end() > hit.start():
-                return False
-            between = text[last.end() : hit.start()]
-            if len(between.split()) > _DENIED_WORDS or _CLAUSE_BREAK.search(between) or _JOINED.search(between):
+            if last is not None and last.end() <= hit.start() and _bound(text[last.end() : hit.start()]):
+                continue
+            # The negated verb after it, in the languages that put it there or a clause that opens with the condition
+            # ("Brez potrditve ne kliči", "உறுதிப்படுத்தல் இல்லாமல் முன்பதிவு செய்ய வேண்டாம்"): the same reach.
+            after = deny.search(text, hit.end(), end)
+            if after is None or not _bound(text[hit.end() : after.start()]):
                 return False
         return bool(hits)
 
@@ -593,6 +596,12 @@ _JOINED = compiled(
 )
 
 
+def _bound(between: str) -> bool:
+    """Whether a negation and a skipping of the user's say with `between` between them stand in one clause, close
+    enough that the negation is of the verb the skipping qualifies."""
+    return not (len(between.split()) > _DENIED_WORDS or _CLAUSE_BREAK.search(between) or _JOINED.search(between))
+
+
 # The asks a tool's definition may quote as its subject: something kept from the user, the user's say skipped, a
 # sending.
 _QUOTABLE = frozenset({"hide", "noask", "send"})
@@ -703,7 +712,10 @@ def _judged(sentences: Sequence[_Sentence], i: int, *, definition: bool = False)
         return i, i, "asks the model to keep something from the user"
     # The same for the user's say skipped where the user is named: the definition rules how its reader acts for them
     # (not beside a sending forbidden or a secret: "do not share it without the user's consent" protects them).
-    if definition and "noask" in here.found and "user" in here.found and not here.found & {"unsent", "secret"}:
+    # The user may be named in the sentence before or after ("The user chose the slot. Do not ask again."): the
+    # definition still rules what its reader skips of the person it serves (an act forbidden "without asking" was
+    # dropped from the sentence's parts as it was read, whichever side of it its negation stands).
+    if definition and "noask" in here.found and not here.found & {"unsent", "secret"} and _user_beside(sentences, i):
         return i, i, "asks the model to act without the user's say"
     if "noask" in here.found:
         near = set().union(*(s.found for s in around), *(s.found for s in after))
@@ -719,6 +731,12 @@ def _reaches(found: frozenset[str]) -> set[str]:
     if "secret" in found and "send" in found:
         reach.add("secret")
     return reach
+
+
+def _user_beside(sentences: Sequence[_Sentence], i: int) -> bool:
+    """Whether the user is named in sentence `i` or the one before or after it, in none beside a sending forbidden or
+    a secret ("never share the code with the user's bank"): the user the sentence's skipping of a say is about."""
+    return any("user" in s.found and not s.found & {"unsent", "secret"} for s in sentences[max(0, i - 1) : i + 2])
 
 
 def _names_user(sentences: Sequence[_Sentence], i: int) -> bool:
