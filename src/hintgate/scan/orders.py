@@ -1487,6 +1487,29 @@ _PLACEHOLDER_BEFORE = compiled(r"(?:[@:/=\[|]|(?:^|\s)--?[A-Za-z][\w-]*[ \t]|" +
 # Any model at all, named by what it does ("when an LLM accepts input ...", "if any assistant reads ..."): how models
 # behave in general, which is what a text about attacks describes.
 _ANY_MODEL = compiled(r"\s*(?:if|when|whenever|once)\s+(?:an?|any)\s", re.IGNORECASE)
+# The model called "agent" and nothing else ("Agents must ...", "Agent script:", "Recommended agent action:"): the word
+# is first a person's job (a help desk's, an estate's, a travel or insurance office's). The call is a program's when
+# the sentence says so: a kind of program named (AI, a model, a bot, an assistant, automation) or what only a program
+# is asked to handle, written as code: a command or a name in backticks, an address, a path, an identifier, a call.
+# Only as a duty laid on the job in the third person ("Agents must ...") or as the label of a person's working paper
+# ("Agent script:", "Recommended agent action:"): the role alone as a label ("Agent:", "Billing agent:"), its
+# instructions, or a tag in brackets ("[agent note]") is a note for whoever processes the text.
+_STAFF_CALL = compiled(
+    r"^(?![\[(])(?:[\w-]+\s+)?agents?\s+(?:must|should|shall|needs?\s+to|has\s+to|have\s+to|(?:is|are)\s+"
+    r"(?:required|expected)\s+to)$"
+    r"|^(?![\[(])(?:[\w-]+\s+)?agents?\s+(?:scripts?|actions?|checklists?|procedures?|playbooks?)\s*:$",
+    re.IGNORECASE,
+)
+_PROGRAM = compiled(
+    r"(?:^|[^\w]|\\[nrt])(?:AI|A\.I\.|IA|KI|LLMs?|GPT\w*|MCP)(?:[^\w]|$)|\b(?:(?:chat)?bots?|models?|automated|"
+    r"automation|autonomous\w*|copilots?|assistants?|prompts?|agentic|coding|tool[\s_-]?calls?|tools?|software|"
+    r"programs?|machines?|browsers?|urls?|scripts?\s+running"
+    # (an act on a computer: "upload the counts", "click subscribe", "run the migration")
+    r"|(?:up|down)load\w*|(?:un)?install\w*|click\w*|paste\w*|commit\w*|merg\w*|deploy\w*|run|runs|execut\w*|"
+    r"enabl\w*|disabl\w*|delet\w*|export\w*|import\w*)\b"
+    r"|`|://|@|\w_\w|\w\(|=|\w/\w|\$\{|\{\{",
+    re.IGNORECASE,
+)
 
 
 # A call that opens with a greeting or an interjection ("yo AI,", "hey bot,"): a call wherever it stands.
@@ -1745,6 +1768,14 @@ def _addressed(sentence: str, match: Any) -> Any:
     return said
 
 
+def _staff_call(sentence: str, address: Any) -> bool:
+    """Whether `address` calls its reader by the bare word "agent" in a sentence that names no program: the call is
+    to a person doing that job ("Agents must respond to urgent tickets within 1 hour", "Agent script: when the caller
+    asks, say ..."), not to the model."""
+    found = address.group().strip()
+    return _STAFF_CALL.search(found) is not None and _PROGRAM.search(sentence) is None
+
+
 def _judge_sentence(
     sentence: str,
     context: _Context,
@@ -1877,6 +1908,8 @@ def _judge_sentence(
         # "You are no longer an assistant for this user": an identity given to the model is said to it.
         address = _said(sentence, given)
     named = address is not None
+    # (A person's job called by it asks that person's chores: an act alone, beyond no other reach, is not the model's.)
+    staff = address is not None and _staff_call(sentence, address)
     mention = address is not None and (
         sentence[_start(address) : _start(address) + 1] == "@" or _PROTOCOL.search(address.group()) is not None
     )
@@ -2145,7 +2178,7 @@ def _judge_sentence(
     if named and not targets and not carried and not mention and destination and "@" in destination.group():
         # The model named and a mail address in the same sentence, in any language: data asked to leave.
         _found(targets, why, "destination", "names the model and an address", destination, most=60)
-    if named and not carried and not mention and not targets and _PASSIVE_DUTY.search(sentence):
+    if named and not carried and not mention and not staff and not targets and _PASSIVE_DUTY.search(sentence):
         # The model named as the one by whom something "is to be made public": an act asked in the passive.
         _found(targets, why, "act", "asks the model named in someone else's text to act (in the passive)")
     if call is not None:
@@ -2175,11 +2208,12 @@ def _judge_sentence(
         # The model called by its role and asked to use another tool by its name: a tool's result has no business
         # driving the model's other tools, whatever the verb ("Ops assistant: widen ingress via ec2_open_ports").
         _found(targets, why, "tool", f"asks the model it calls to use another tool ({called_tools[0]!r})")
-    if named and not targets and not carried and not mention and asks_after(sentence, address):
+    if named and not targets and not carried and not mention and not staff and asks_after(sentence, address):
         _found(targets, why, "act", "asks the model it calls to act (an imperative after the call)")
     if (
         named
         and not targets
+        and not staff
         and _unserved_act(sentence, _OUTWARD if carried or mention or heading else _ACTION, seen) is not None
         and not (
             address is not None
