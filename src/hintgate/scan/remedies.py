@@ -209,6 +209,33 @@ _USER_SPOKEN_OF = compiled(
     r"|\bthe\s+(?:user|customer|patient)(?:'s|s'|’s)\s",
     re.IGNORECASE,
 )
+# The user asked to do their own part themselves ("ask the user to sign in again", "ask the user to configure an API
+# key", "have the customer reset their PIN in the app"): the secret stays with them, nothing is handed to the reader.
+_OWN_PART = compiled(
+    r"\s+(?:\w+\s+)?(?:re-?)?(?:sign|log)\s*(?:in|on)\b|\s+(?:\w+\s+)?(?:re-?authenticate|re-?connect|configure|"
+    r"create|generate|renew|rotate|reset|update|set\s+up|refresh|change|re-?link|re-?authori[sz]e)\b",
+    re.IGNORECASE,
+)
+
+# Something handed over to the reader in the same sentence ("... and paste their password here"): then the user is
+# someone to get it from, whatever they do first.
+_HANDED = compiled(
+    r"\b(?:send|share|paste|give|provide|tell|reply|enter|type|read\s+out|forward|dictate|spell|hand)\w*\b",
+    re.IGNORECASE,
+)
+
+
+def _user_spoken_of(said: str) -> bool:
+    """Whether `said` speaks of the user to the reader as someone to get something from (`_USER_SPOKEN_OF`), not as
+    the one who does their own part ("ask the user to sign in again")."""
+    if _HANDED.search(said) is not None:
+        return _USER_SPOKEN_OF.search(said) is not None
+    return any(
+        not (found.group().lower().endswith(" to") and _OWN_PART.match(said, found.end()))
+        for found in _USER_SPOKEN_OF.finditer(said)
+    )
+
+
 _APPROVAL_WORDED = compiled(
     r"\b(?:when|while|before|if)\s+(?:you\s+)?(?:ask|asking|request|requesting|seek|seeking)\s+(?:\w+\s+){0,3}?"
     r"(?:approv\w*|confirm\w*|consent|sign-?off|permission)\b[^.\n]{0,80}?\b(?:describe|present|call|frame|word|"
@@ -395,7 +422,7 @@ def _remedies(text: str) -> Iterator[Span]:
             (act.re.pattern == _HARM.pattern and _acting_tool(near), "has another tool do it"),
             (_BY_TOOL.search(said) and not _SENDS.search(said), "has a tool do it"),
             (at > failures[last] and _OWN_CONTEXT.search(said, asks.end()), "asks for the model's own context"),
-            (_USER_SPOKEN_OF.search(said), "speaks of the user to someone else"),
+            (_user_spoken_of(said), "speaks of the user to someone else"),
             (_SENDS.search(said) and _SECRETS.search(near), "sends a secret away"),
         )
         how = next((why for signal, why in signals if signal), None)
