@@ -2137,7 +2137,11 @@ def _judge_sentence(
             else sentence[max(0, confirm.start() - 40) : confirm.end() + 20]
         )
         approval = confirm if _NEGATION.search(near) else None
-    if approval is not None and not context.result and _forbidden(sentence, approval):
+    if (
+        approval is not None
+        and _forbidden(sentence, approval)
+        and (not context.result or _kept_back(sentence, approval))
+    ):
         approval = None  # "never auto-approve a payment": the approval kept, not got around
     if approval is not None and not context.result and _named_job(approval.group(), context.tool):
         approval = None  # `invoice_auto_approve_rules`: "set the auto-approval limits": the tool's job, named
@@ -2463,6 +2467,34 @@ _LISTED = compiled(
 )
 # A word that makes a list's "item" another act ("in emails, just paste them or ...").
 _LIST_BREAK = compiled(r"\b(?:just|then|instead|rather|so|but|unless|until|if|when|before|after|once)\b", re.IGNORECASE)
+
+
+# In a result, what a prohibition may forbid and so keep the approval: a grant of it (its word a verb: "approve",
+# "authorise") or a way around it ("skip", "bypass", "without"), the reader's own act with no one else named between
+# ("AI assistants must not be used to approve expenses", "never approve a bank-detail change on an email alone",
+# "changes must not be used to skip approval"). The safeguard itself forbidden ("do not route it to a human
+# reviewer", "never pause to confirm") gets around it, and so does a grant handed to someone else ("don't make the
+# user approve it").
+_GRANT_OR_DODGE = compiled(
+    r"(?:auto-?)?(?:approv(?:e|es|ing)\b|authori[sz](?:e|es|ing)\b)|skip|bypass|circumvent|sidestep|without\b",
+    re.IGNORECASE,
+)
+_SOMEONE = compiled(
+    r"\b(?:users?|owners?|customers?|humans?|people|persons?|someone|anyone|them|him|her|admins?|administrators?|"
+    r"managers?|operators?|reviewers?|approvers?|staff|team|supervisors?)\b",
+    re.IGNORECASE,
+)
+
+
+def _kept_back(sentence: str, approval: Any) -> bool:
+    """Whether the approval word a prohibition governs (`_forbidden`) is a grant of it or a way around it, the
+    reader's own act, so that the prohibition keeps the approval (`_GRANT_OR_DODGE`)."""
+    if _GRANT_OR_DODGE.match(approval.group()) is None:
+        return False
+    at = _start(approval)
+    head = sentence[max(0, at - 120) : at]
+    prohibitions = list(_PROHIBITION.finditer(head))
+    return bool(prohibitions) and _SOMEONE.search(head, prohibitions[-1].end()) is None
 
 
 PROHIBITION = (
