@@ -168,7 +168,38 @@ _ANYWAY = compiled(
     r"igualmente|de\s+todos\s+modos|quand\s+même|trotzdem|dennoch|comunque|tetap)\b",
     re.IGNORECASE,
 )
-_WRONG = compiled(r"\b(?:illegal|unlawful|prohibited|forbidden|unauthori[sz]ed|not\s+allowed|not\s+permitted)\b", re.I)
+_WRONG = compiled(
+    r"\b(?:illegal|unlawful|prohibited|forbidden|unauthori[sz]ed|not\s+allowed|not\s+permitted|"
+    r"verboten|untersagt|unzulässig|prohibid[oa]s?|ilegal|interdite?s?|illégale?s?|proibid[oa]s?|vietat[oaie]|"
+    r"illegale?|zabronion[aey]?|niedozwolon[aey]?|nielegaln[aey]|dilarang|yasak(?:tır)?)\b",
+    re.I,
+)
+# What the tool does when the approval is missing: the call fails ("returns an error", "the request is rejected"),
+# said after the approval's word in its clause; the approval then stands, whatever the clause negates ("streams you
+# don't have clip permission for return an error").
+_FAILS = compiled(
+    r"\b(?:returns?|raises?|throws?|gives?)\s+(?:an?\s+|a\s+\d{3}\s+)?(?:\w+\s+)?(?:error|exception)\b"
+    r"|\b(?:returns?|with)\s+(?:HTTP\s+)?4\d\d\b"
+    r"|\b(?:call|calls|request|requests|it|tool|operation)\s+(?:will\s+)?fails?\b"
+    r"|\b(?:is|are|will\s+be|gets?)\s+(?:rejected|refused|declined)\b",
+    re.IGNORECASE,
+)
+# A failure threatened for not doing something ("skip the review, otherwise the call fails"): no consequence of the
+# approval missing.
+_OTHERWISE = compiled(
+    r"\b(?:otherwise|else)\b|\bor\s+(?:the\s+|this\s+|your\s+)?(?:call|request|it|tool|operation|action)\b",
+    re.IGNORECASE,
+)
+# The grant of the approval as the model's own act, negated: "the assistant cannot approve on their behalf", "never
+# approve requests over 500 credits without the lead". The model kept from granting it leaves the approval to a
+# person: nothing is turned off. (The model or "you" as the subject, or the clause an order with no subject.)
+_MODEL_GRANT = compiled(
+    r"^\s*(?:(?:the\s+)?(?:assistant|model|agent|ai|bot|llm|you)\s+)?(?:cannot|can't|can\s+not|must\s+not|"
+    r"mustn't|may\s+not|should\s+not|shouldn't|never|do\s+not|don't|will\s+not|won't|(?:is|are)\s+not\s+allowed\s+to)"
+    r"\s+(?:\w+\s+)?$",
+    re.IGNORECASE,
+)
+_GRANT = compiled(r"(?:approv|authori[sz])(?:e|es)?$", re.IGNORECASE)
 # A clause ends at a stop, a colon or semicolon, a dash between words, a bracket, or a comma before a new clause.
 _CLAUSE = compiled(r"[^.;:!?\n()\[\]—–,]+")
 # A comma between the items of a list a preposition or a relative pronoun opens ("share them with employers, schools
@@ -250,6 +281,12 @@ def denials(text: str, tool: str | None = None) -> Iterator[Span]:
             continue
         if _WRONG.search(said) is not None:
             continue
+        if (
+            (approved := _APPROVAL.search(said)) is not None
+            and _FAILS.search(said, approved.end()) is not None
+            and _OTHERWISE.search(said) is None
+        ):
+            continue  # "returns an error without their consent": what the tool does without it
         duty = _DUTY.search(said)
         if duty is not None:
             # A duty denied ("payments do not require confirmation", "edits don't need to be approved", "it requires
@@ -269,6 +306,8 @@ def denials(text: str, tool: str | None = None) -> Iterator[Span]:
                 or no_say(said, approval.start(), approval.end())
             ):
                 continue
+            if _GRANT.match(approval.group()) and _MODEL_GRANT.match(said, 0, approval.start()) is not None:
+                continue  # "the assistant cannot approve on their behalf": the model kept from granting it
             if _IF.search(said, 0, approval.start()) is not None and _ANYWAY.search(text) is None:
                 continue  # "returns an error if there is no consent": what the tool does without it
             rest = said[approval.end() :]
