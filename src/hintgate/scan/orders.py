@@ -799,6 +799,12 @@ _SECRET_NOUN = Cue(
     re.IGNORECASE,
     gated=True,
 )
+# A function's or a tool's name in code's case that the secret noun's identifier form matches ("revoke_token",
+# "rotate_api_key"): its first word an act that ends or replaces a secret, the name of that act, never a secret's value
+# nor a variable holding one (`GITHUB_TOKEN`, `openai_api_key` stay secrets).
+_RETIRES_SECRET = compiled(
+    r"(?:revoke|rotate|reset|renew|regenerate|expire|invalidate|disable|deactivate|delete|remove)_[a-z0-9_]+$"
+)
 _SECRET_PATH = Cue(
     r"(?:~|\$HOME|%USERPROFILE%|/home/[\w.-]+|/root|/Users/[\w.-]+)/\.(?:ssh|aws|gnupg|kube|docker|azure|"
     r"vault-token|password-store|netrc|pgpass|git-credentials|npmrc|pypirc|bash_history|zsh_history|"
@@ -1812,7 +1818,11 @@ def _judge_sentence(
     if built:
         _found(targets, why, "destination", "a URL built from data", built, most=60)
     path = _said(sentence, _SECRET_PATH.search(sentence, seen), quotes=False)
-    noun = _said(sentence, _SECRET_NOUN.search(sentence, seen))
+    noun = _SECRET_NOUN.search(sentence, seen)
+    if noun is not None and _RETIRES_SECRET.match(noun.group()) is not None:
+        # "call revoke_token if it leaks": the name of an act that ends a secret; a secret named after it still counts.
+        noun = next((n for n in _SECRET_NOUN.finditer(sentence) if _RETIRES_SECRET.match(n.group()) is None), None)
+    noun = _said(sentence, noun)
     context_ = _said(sentence, _CONTEXT.search(sentence, seen))
     if context_ is not None and _repository_history(sentence, context_):
         context_ = None  # "Tüm git geçmişini tara", "den Git-Verlauf durchsuchen": a repository's history
