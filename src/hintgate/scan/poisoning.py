@@ -110,7 +110,7 @@ from hintgate.scan.steering import steers
 from hintgate.scan.switched import switched
 from hintgate.scan.telling import may_tell, told
 from hintgate.scan.templates import MAY_FILL, filled_links
-from hintgate.scan.tongues import foreign_asks, may_hold
+from hintgate.scan.tongues import foreign_asks, may_ask, may_hold
 from hintgate.scan.triggers import LATER
 from hintgate.scan.turns import MAY_TURN, turn_orders
 from hintgate.scan.withheld import may_withhold, result_withheld, unaware, undisclosed, unmentioned, waived, withheld
@@ -1229,8 +1229,8 @@ def _cleared_now(text: str, *, judged: bool) -> bool:
     if plain is not text and _GREEK_CYRILLIC.search(text) is not None:
         return False
     text = plain
-    if judged and result_cue(text):
-        return False
+    if judged and (result_cue(text) or may_ask(text)):
+        return False  # a cue of the sentence judge's, or of its rules in other languages (`scan.tongues`)
     # The whole set, whatever the length: one pass answers for phrases, needed strings, disguises and what letters
     # spelled one by one need at once.
     quick = seen_by_prefilter(text, words=ROT13_WORDS, build=True, whole=True)

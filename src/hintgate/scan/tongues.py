@@ -58,7 +58,7 @@ from hintgate.scan.quoting import quotation_open
 from hintgate.scan.re2_options import re2_compiled
 from hintgate.scan.spans import Span
 
-__all__ = ["TARGET", "foreign_asks", "may_hold", "role_words", "turn_reach", "warm"]
+__all__ = ["TARGET", "foreign_asks", "may_ask", "may_hold", "role_words", "turn_reach", "warm"]
 
 
 Table = Mapping[str, Sequence[str]]
@@ -265,35 +265,67 @@ def may_hold(text: str) -> bool:
     return not text.isascii() or _gated(text, _EITHER_GATE)
 
 
-def foreign_asks(text: str, *, definition: bool = False) -> Iterator[Span]:
-    """The orders to the model `text` holds in a language other than English, by the rules of the module docstring
-    (`definition`: `text` is a tool definition's, where keeping something from the user is enough)."""
+def may_ask(text: str) -> bool:
+    """Whether `foreign_asks` may find anything in `text`: one of the words every rule starts from (the model named,
+    something kept from the user, the user's say skipped, previous instructions dropped) stands in a language the
+    tables read. Linear (RE2) where it is there: a tool's result the linear pass clears of every English cue is still
+    read when it has one (`scan.poisoning`)."""
+    found = _anchors(text)
+    if found is None:
+        return False
+    anchors = found[1]
+    if anchors is None:
+        return True
+    # (Around an anchor, a passage in another language than English: an English word the tables share, "agent" or
+    # "modelo" in an English page with an accent somewhere, starts no rule.)
+    return any(_foreign(text, max(0, at - _AROUND), min(len(text), at + _AROUND)) for at in anchors[:_ANCHORS_READ])
+
+
+# How far around a word a rule starts from its passage is read for its language, and how many such words are read.
+_AROUND = 200
+_ANCHORS_READ = 16
+
+
+def _anchors(text: str) -> tuple[tuple[str, ...] | None, list[int] | None] | None:
+    """The languages `text` may be in (None: all) and where the words the rules start from stand in it (None: not
+    searched, RE2 missing), or None when it can be in none of them."""
     if len(text) < _SHORTEST:
-        return
+        return None
+    languages: tuple[str, ...] | None
     if text.isascii():
         if _gated(text, _LATIN_GATE):
             languages = None
         elif _gated(text, _ASCII_GATE):
             languages = _ASCII_LANGUAGES
         else:
-            return
+            return None
     else:
         languages = None
-    patterns = _patterns(languages)
     finder = _finder(languages, _ANCHORS)
     # Every rule needs the model named, something kept from the user, the user's say skipped or previous instructions
     # dropped: one linear search (RE2) finds where those stand, and only the sentences around them are read.
-    if finder is not None:
-        low = text.lower()
-        strict = _anchored(languages)
-        # RE2's looser forms find more (a word inside a longer one): Python's form confirms each where it starts.
-        shift = len(low) == len(text)
-        anchors = [m.start() for m in finder.finditer(low) if not shift or strict.match(text, m.start())]
-        if not anchors:
-            return
+    if finder is None:
+        return languages, None
+    low = text.lower()
+    strict = _anchored(languages)
+    # RE2's looser forms find more (a word inside a longer one): Python's form confirms each where it starts.
+    shift = len(low) == len(text)
+    return languages, [m.start() for m in finder.finditer(low) if not shift or strict.match(text, m.start())]
+
+
+def foreign_asks(text: str, *, definition: bool = False) -> Iterator[Span]:
+    """The orders to the model `text` holds in a language other than English, by the rules of the module docstring
+    (`definition`: `text` is a tool definition's, where keeping something from the user is enough)."""
+    found = _anchors(text)
+    if found is None:
+        return
+    languages, anchors = found
+    if anchors is not None and not anchors:
+        return
+    patterns = _patterns(languages)
     spans = _spans(text)
     wanted: Sequence[int]
-    if finder is None:
+    if anchors is None:
         wanted = range(len(spans))
     else:
         starts = [start for start, _ in spans]
@@ -307,9 +339,9 @@ def foreign_asks(text: str, *, definition: bool = False) -> Iterator[Span]:
     for i in wanted:
         if i <= last:
             continue
-        found = _judged(sentences, i, definition=definition)
-        if found is not None:
-            first, end, why = found
+        judged = _judged(sentences, i, definition=definition)
+        if judged is not None:
+            first, end, why = judged
             last = end
             yield Span(sentences[first].start, sentences[end].end, why)
 
@@ -471,7 +503,10 @@ class _Reader:
             opens = start
             speaker = _SPEAKER.match(text, start, end)
             if speaker is not None and (label is None or at["ai"] >= label.end()):
-                label = _LABEL.match(text, speaker.end(), end)
+                # (The label after a speaker's or a field's name opens where it does: its first word, capitalised,
+                # is no product's name, "Observaciones: Para asistentes de IA:".)
+                opens = speaker.end()
+                label = _LABEL.match(text, opens, end)
             for _ in range(_LABELS):
                 if label is None or at["ai"] < label.end():
                     break
