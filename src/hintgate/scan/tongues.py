@@ -519,9 +519,16 @@ class _Reader:
                 # The model named in a label ("Note for the assistant:") or greeted at the sentence's start ("AI,
                 # ..."), not a product's name ("Home Assistant") nor a quotation's word.
                 addressed = not quotation_open(text[start:ai]) and not _PRODUCT.search(text[max(opens, ai - 40) : ai])
-                head = label.group()
+                head, stop = label.group(), label.end()
+                if head.endswith(", "):
+                    # The model named, then what it does here as a clause of its own, up to the heading's colon ("An
+                    # den KI-Assistenten, der diese Mail liest:", "Tekoälyavustajalle, joka käsittelee tätä
+                    # postilaatikkoa:"): one heading.
+                    clause = _LABEL.match(text, stop, end)
+                    if clause is not None and clause.group().rstrip()[-1:] in _HEADING_ENDS:
+                        head, stop = text[label.start() : clause.end()], clause.end()
                 noted = addressed and head.rstrip()[-1:] not in _CLAUSE_ENDS and not _placeholder(head)
-                headed = noted and _headed(head, text[label.end() : end], self.patterns["ai"])
+                headed = noted and _headed(head, text[stop:end], self.patterns["ai"])
             if not addressed and "duty" in found:
                 addressed = True  # "the assistant must ...": the model as the subject of a duty
         if "noask" in found and not found & _OTHER_ASKS and self.forbidden(start, end):
@@ -552,6 +559,10 @@ _CELL_OPENS = compiled(r".*[|(\[【]")
 # A heading to the model is short: a title's clause ("Some sites hide instructions to AI assistants in the page:") is
 # longer.
 _HEADING_WORDS = 6
+# A heading that says what the model does here after its name: its words at most, and the words before the model's
+# name ("Manche Seiten verstecken Anweisungen an KI-Assistenten in der Seite:" is a sentence's clause, not a heading).
+_HEADING_WITH_CLAUSE = 12
+_BEFORE_NAME = 3
 # What ends a statement (a stop of the Latin, CJK, Arabic, Indic, Armenian, Ethiopic, Burmese and Khmer scripts, or the
 # close of the bracket that holds the note), and the length at which a passage with no stop (Thai writes none) is one.
 _STATEMENT_ENDS = frozenset(".;!。！।۔։።။។)]】")
@@ -580,12 +591,17 @@ def _headed(head: str, body: str, ai: re.Pattern[str]) -> bool:
         return False
     opened = _CELL_OPENS.match(head)
     own = head[opened.end() :] if opened is not None else head
-    if len(own.split()) > _HEADING_WORDS:
+    named = list(ai.finditer(own))
+    # What the model does here, said after its name as a clause (set off by a comma, or with the acronym naming it:
+    # "Nota ao assistente de IA que resume este documento:"): a longer heading, the model named within its first words.
+    clause = bool(named) and (_comma_after(own, named[0].end()) or _ACRONYM.search(own) is not None)
+    if len(own.split()) > _HEADING_WORDS and not (
+        clause and len(own.split()) <= _HEADING_WITH_CLAUSE and len(own[: named[0].start()].split()) <= _BEFORE_NAME
+    ):
         return False
     if sum(char.isalpha() for char in ai.sub(" ", own)) < 2:
         return False
-    named = list(ai.finditer(own))
-    if named and len(named) < 2 and _ACRONYM.search(own) is None:
+    if named and len(named) < 2 and _ACRONYM.search(own) is None and not _comma_after(own, named[-1].end()):
         # The model named by a word that also names a person's role ("assistant", "agent"): the heading names the
         # model when nothing qualifies it after its word but one word of grammar ("für", "uchun", "-ига"), not a
         # person's trade ("Nota para el asistente de cocina:").
@@ -596,6 +612,12 @@ def _headed(head: str, body: str, ai: re.Pattern[str]) -> bool:
     if not body or body[0] in _QUOTE_OPENS or body[-1] in "?？؟":
         return False
     return body[-1] in _STATEMENT_ENDS or len(body) >= _STATEMENT
+
+
+def _comma_after(head: str, at: int) -> bool:
+    """Whether a comma sets off what follows the model's name ending in `head` at `at` (the rest of its word first):
+    a clause of what it does ("KI-Assistenten, der diese Mail liest"), not a trade ("asistente de cocina, ...")."""
+    return _WORD_REST.sub("", head[at:], count=1).startswith(", ")
 
 
 def _placeholder(label: str) -> bool:
@@ -682,7 +704,7 @@ _FUNCTION_WORDS = compiled(
 )
 # A capitalised word right before the model's name, not the sentence's first, makes it a product's name ("calls Home
 # Assistant", "with Google Assistant").
-_PRODUCT = compiled(r"\S\s+[A-Z][a-z]+\s+$")
+_PRODUCT = compiled(r"[\w,;]\s+[A-Z][a-z]+\s+$")
 # How much of a sentence its function words are looked for in: a longer "sentence" is data, not prose.
 _READ_FOR_LANGUAGE = 4000
 
