@@ -499,9 +499,11 @@ class _Reader:
             found.discard("send")  # "do not share the code with anyone": the sending forbidden, nothing sent
         addressed = noted = headed = False
         if "ai" in found:
-            label = _LABEL.match(text, start, end)
-            opens = start
-            speaker = _SPEAKER.match(text, start, end)
+            # A table's row: the label stands in the cell that names the model, after the row's last bar before it
+            # ("2024-09-03 | OM-FLA | ATA 32 | Poznámka pre AI asistenta: ..."), however long the cells before it.
+            opens = _cell_start(text, start, at["ai"])
+            label = _LABEL.match(text, opens, end)
+            speaker = _SPEAKER.match(text, opens, end)
             if speaker is not None and (label is None or at["ai"] >= label.end()):
                 # (The label after a speaker's or a field's name opens where it does: its first word, capitalised,
                 # is no product's name, "Observaciones: Para asistentes de IA:".)
@@ -612,6 +614,18 @@ def _headed(head: str, body: str, ai: re.Pattern[str]) -> bool:
     if not body or body[0] in _QUOTE_OPENS or body[-1] in "?？؟":
         return False
     return body[-1] in _STATEMENT_ENDS or len(body) >= _STATEMENT
+
+
+def _cell_start(text: str, start: int, at: int) -> int:
+    """Where the table's cell holding `at` opens in the sentence `text[start:]` (its words, past the bar and the
+    spaces before them), or `start` when no bar stands before `at`."""
+    bar = text.rfind("|", start, at)
+    if bar < 0:
+        return start
+    opens = bar + 1
+    while opens < at and text[opens] in " \t":
+        opens += 1
+    return opens
 
 
 def _comma_after(head: str, at: int) -> bool:
