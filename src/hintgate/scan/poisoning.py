@@ -548,6 +548,7 @@ def _scan_tool(
         findings.extend(_choices_that_ask(tool, findings, name))
         findings.extend(_fixed_calls(texts, findings, name))
         findings.extend(_system_turns(texts, findings, name))
+        findings.extend(_keys_for_the_model(texts, findings, name))
     if "HG616" not in off:
         findings.extend(_covert_parameters(tool, name))
         findings.extend(_foreign_secrets(findings, tool, name))
@@ -3597,6 +3598,47 @@ def _system_turns(texts: list[tuple[str, str]], findings: list[ScanFinding], nam
             why = f"{path} opens a system turn inside the definition: {turn.group()!r}"
             out.append(ScanFinding("HG619", why, path, turn.start(), turn.end(), name, severity=Level.HIGH))
     return out
+
+
+def _keys_for_the_model(
+    texts: list[tuple[str, str]], findings: list[ScanFinding], name: str | None
+) -> list[ScanFinding]:
+    """A sentence kept under a key named as a note to the model ("x-agent-note", "x-llm-instructions",
+    "x-assistant-hint", "instructions_for_assistant"), in the schema, the annotations or a value. Neither JSON Schema
+    nor the MCP spec has such a keyword, and no client shows it to the user: the server speaks to the model there
+    out of the user's sight, whatever it says. A key named for the model's setting ("model", "agent_id",
+    "x-model-version") is no note, and a tool that detects attacks quotes them."""
+    out: list[ScanFinding] = []
+    high: set[str] | None = None
+    for path, text in texts:
+        if _MAY_MODEL_KEY.search(path) is None or (path.endswith("]") and "[key " in path):
+            continue
+        if not any(_MODEL_KEY.fullmatch(part) for part in _PATH_PARTS.split(path)):
+            continue
+        if len(_NOTE_WORD.findall(text)) < _NOTE_WORDS:
+            continue
+        if high is None:
+            description = next((said for where, said in texts if where == "description"), "")
+            if name is not None and _detects_attacks(name, description):
+                return []
+            high = {finding.path for finding in findings if finding.level is Level.HIGH}
+        if path not in high:
+            why = f"{path} speaks to the model from a key named as a note to it"
+            out.append(ScanFinding("HG619", why, path, 0, len(text), name, severity=Level.HIGH))
+    return out
+
+
+_MAY_MODEL_KEY = re.compile(r"agent|assistant|llm|\bai\b|_ai\b|-ai\b|model|gpt|copilot|claude", re.IGNORECASE)
+_MODEL_KEY = re.compile(
+    r"x[-_](?:[a-z]+[-_])?(?:agents?|assistants?|llms?|ai|models?|gpts?|copilots?|claude)[-_]"
+    r"(?:hints?|notes?|instructions?|directives?|guidance|guidelines?|prompts?|rules?|memo)"
+    r"|(?:x[-_])?(?:instructions?|notes?|hints?|directives?|guidance)[-_](?:for|to)[-_](?:the[-_])?"
+    r"(?:agents?|assistants?|llms?|ai|models?)",
+    re.IGNORECASE,
+)
+_PATH_PARTS = re.compile(r"[.\[\]]")
+_NOTE_WORD = re.compile(r"[^\W\d_]{2,}")
+_NOTE_WORDS = 3
 
 
 _MAY_TURN = re.compile(r"system|SYS", re.IGNORECASE)
