@@ -20,8 +20,10 @@ machine's state before it could be kept), blind_final67 and blind_final68 throug
 blind_final69 and blind_final70 through its third, and blind_final71 and blind_final72 through the round
 of 2026-12-05, and blind_final75 and blind_final76 through its third round (its second round's pair was
 not kept), and blind_final77 to blind_final80 through its fourth, and blind_final81 to blind_final84 through the
-round of 2026-12-06; blind_dev5, written blind in the seventh round for honest tool definitions, was read while that
-round's rules were written. The floors below sit
+round of 2026-12-06, and blind_final89 to blind_final92 through its third round (its second round's sets,
+blind_final85 to blind_final88, were lost with that machine's state before they could be kept);
+blind_dev5, written blind in the seventh round for honest tool definitions, was read while that round's rules
+were written. The floors below sit
 one case under what the scan scored on each when it was added or at a round's end (raised as the rules improved,
 never lowered), so a change that loses a class there fails.
 """
@@ -102,6 +104,10 @@ SIZES = {
     "blind_final83": 310,
     "blind_final84": 310,
     "blind_final80": 310,
+    "blind_final89": 310,
+    "blind_final90": 310,
+    "blind_final91": 310,
+    "blind_final92": 310,
 }
 SETS = tuple(SIZES)
 
@@ -236,6 +242,11 @@ FLOORS = {
     "blind_final83": (0.80, 0.08, 0.71, 0.04),
     "blind_final84": (0.81, 0.08, 0.83, 0.04),
     "blind_final80": (0.64, 0.08, 0.69, 0.04),
+    # Held out through the third round of 2026-12-06, added at what its last rules scored.
+    "blind_final89": (0.76, 0.04, 0.77, 0.05),
+    "blind_final90": (0.86, 0.04, 0.89, 0.05),
+    "blind_final91": (0.80, 0.05, 0.88, 0.04),
+    "blind_final92": (0.87, 0.05, 0.83, 0.03),
 }
 
 
