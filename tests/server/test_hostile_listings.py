@@ -53,6 +53,15 @@ class Gateway:
             await self.changed.wait()
         return await self.listed()
 
+    async def told(self, request: Any) -> httpx.Response:
+        """Send an operator's request that changes what clients are served, and wait for the client to be told of
+        it: a later `relist` then waits for its own change, not this one arriving late."""
+        seen = self.changes
+        response: httpx.Response = await request
+        while response.is_success and self.changes == seen:  # bounded by the caller's fail_after
+            await self.changed.wait()
+        return response
+
     async def listed(self) -> dict[str, Any]:
         return {t.name: t for t in (await self.client.list_tools(cache_mode="refresh")).tools}
 
@@ -206,7 +215,7 @@ async def test_an_operators_review_covers_only_the_definition_they_accepted(tmp_
     flagged = tool("add_numbers", f"Add two numbers. {ORDER}", readOnlyHint=True)
     async with serving(tmp_path, [flagged]) as gateway:
         first = await gateway.listed()
-        accepted = await gateway.rest.post("/api/quarantine/r_add_numbers/accept", headers=CSRF)
+        accepted = await gateway.told(gateway.rest.post("/api/quarantine/r_add_numbers/accept", headers=CSRF))
         reviewed = await gateway.listed()
         # Only riskier hints: accepted without an operator, so not covered by their review: scanned again.
         riskier = await gateway.relist([tool("add_numbers", f"Add two numbers. {ORDER}", readOnlyHint=False)])
