@@ -115,11 +115,11 @@ _NAMED_CUE_WORDS = (
     r"|\s+tool\s+(?:is|are|gets?)\s+(?:being\s+)?(?:used|run)|user\s+(?:uses|calls|invokes|runs)\s"
 )
 _MAY_HOOK_NAMED = Cue(_NAMED_CUE_WORDS, re.IGNORECASE)
-_MAY_ORDER_NAMED = Cue(
-    r"must\s+not|should\s+not|never|do\s+not|don't|(?:must|should)\s+(?:always\s+)?be\s+(?:called|used|run)"
-    r"|unsafe|insecure|unreliable|broken|compromised",
-    re.IGNORECASE,
-)
+# What an order or a fault said of another server's tool is: a prohibition, a call demanded, a fault.
+_NAMED_FORBIDDEN = r"must\s+not|should\s+not|never|do\s+not|don't"
+_NAMED_DEMANDED = r"(?:must|should)\s+(?:always\s+)?be\s+(?:called|used|run)"
+_NAMED_FAULTS = r"unsafe|insecure|unreliable|broken|compromised"
+_MAY_ORDER_NAMED = Cue(_NAMED_FORBIDDEN + "|" + _NAMED_DEMANDED + "|" + _NAMED_FAULTS, re.IGNORECASE)
 _SERVER_CUE = Cue(r"server", re.IGNORECASE)
 _HOOKED_CHANGE = compiled(r"\b(?:intercept\w*|first\s+(?:pass|send|copy|route|call))\b", re.IGNORECASE)
 # Another server's tool named in words, as a tool of that server: "the filesystem server's `read_file`", "the
@@ -136,8 +136,7 @@ _OTHER_SERVERS_TOOL = compiled(
     re.IGNORECASE,
 )
 _ORDERED = compiled(
-    r"\b(?:must\s+not|should\s+not|never|do\s+not|don't|(?:must|should)\s+(?:always\s+)?be\s+(?:called|used|run)\s+(?:on|with|for)"
-    r"|unsafe|insecure|unreliable|broken|compromised)\b",
+    r"\b(?:" + _NAMED_FORBIDDEN + "|" + _NAMED_DEMANDED + r"\s+(?:on|with|for)|" + _NAMED_FAULTS + r")\b",
     re.IGNORECASE,
 )
 # Another server named as the tool's home ("`read_file` from the filesystem server"): there, a call put first is a hook
