@@ -43,6 +43,8 @@ __all__ = ["denials", "deny_places", "filled_for", "forced", "may_deny", "no_say
 # English and the commonest languages. "ask" counts only as asking for a go-ahead (first, again, before, or for a
 # confirmation), never as asking for data ("ask the user for their address") nor as a request's condition ("never
 # print it, even if asked").
+# Asked of the user or of a person in charge of the act: "without checking with the tenant or technician", "without
+# asking the incident controller" (a role that gives a go-ahead; not a party to it, "the client", "the patient").
 _APPROVAL = compiled(
     r"\b(?:confirm(?:s|ed|ing|ations?)?|approv(?:e|es|ed|ing|als?)|consent(?:s|ed|ing)?|permission|"
     r"authori[sz]ation|authori[sz]ed|sign-?off|human[\s-]in[\s-]the[\s-]loop|hitl)\b"
@@ -50,8 +52,10 @@ _APPROVAL = compiled(
     r"|\bprompt(?:ed|ing)\b|\bprompts?\b(?=\s+(?:the\s+user|them|you|for|again|every|each|twice)\b|\s*[.;,!)]|\s*$)"
     r"|(?<!\bif\s)(?<!\bwhen\s)(?<!\bunless\s)\b(?:ask(?:s|ed|ing)?|bother(?:s|ed|ing)?|interrupt(?:s|ed|ing)?|check(?:ing)?\s+(?:in|back)\s+with|"
     r"check(?:ing)?\s+with|consult(?:s|ed|ing)?)(?:\s+(?:the\s+(?:[\w-]+\s+)?(?:user|owner|customer|approver|reviewer|human|"
-    r"operator|administrator|admin|supervisor|account\s+holder|person)s?"
-    r"(?:\s+(?:or|and|nor)\s+the\s+(?:user|owner|customer|approver|reviewer|human|operator)s?)?|them|"
+    r"operator|administrator|admin|supervisor|account\s+holder|person|manager|moderator|controller|technician|"
+    r"tenant|observer|dispatcher|officer|clinician|physician|doctor|requester)s?"
+    r"(?:\s+(?:or|and|nor)\s+(?:the\s+)?(?:user|owner|customer|approver|reviewer|human|operator|manager|moderator|"
+    r"controller|technician|tenant|observer|dispatcher|officer|clinician|physician|doctor|requester)s?)?|them|"
     r"him|her|anyone))?\s*(?:first|beforehand|before|[.;,!)]|$|(?:and|or|but|since|because)\s|(?:for|about)\s+(?:\w+\s+)?"
     r"(?:confirmation|approval|permission|consent|a\s+go-ahead))"
     # Asked once, and the reader told not to ask again: "never ask again", "do not ask the user again".
