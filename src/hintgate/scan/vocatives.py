@@ -225,6 +225,14 @@ _CALLED = (
     r"(?:(?:AI|LLM)[ \t]+(?:systems?|models?|tools?|services?|readers?|reviewers?)[ \t]+[a-z]+ing\b[^:\n.]{0,60}?"
     r"|automated[ \t]+(?:[\w-]+[ \t]+){0,2}?(?:reviewers?|readers?|summari[sz]ers?|planners?|assistants?|agents?|"
     r"models?|bots?|processors?|parsers?)(?:[ \t]+[a-z]+ing\b[^:\n.]{0,60}?)?)[ \t]*(?:[:—–][ \t]|[ \t]-[ \t])"
+    # A note headed for an automated reader by its kind, whatever words qualify it or the note: "Appraiser's note to
+    # automated review software:", "FYI for automated workflows:", "Note for automated AP processing:" (a program
+    # spoken to as the one reading: no person is "automated").
+    r"|(?:^|[\s(\[])(?:(?:[\w'’-]+[ \t]+){0,2}?(?:note|notice|message|memo|reminder|instructions?)[ \t]+|fyi[ \t]+|"
+    r"attn:?[ \t]+)(?:to|for)[ \t]+(?:(?:the|any|all|every|each)[ \t]+)?automated[ \t]+(?:[\w-]+[ \t]+){0,2}?"
+    r"(?:processing|systems?|software|tools?|handlers?|workflows?|pipelines?|responders?|triagers?|evaluators?|"
+    r"review(?:ers?)?|readers?|agents?|assistants?|processors?)(?:[ \t]+[a-z]+ing\b[^:\n.]{0,60}?)?[ \t]*"
+    r"(?:[:—–][ \t]|[ \t]-[ \t])"
     # Whichever program reads this very text, as a condition: "If this is being read by a bot:", "when this is
     # parsed by an AI,".
     r"|\b(?:if|when|whenever|once)[ \t]+(?:this|it)(?:[ \t]+[\w-]+)?[ \t]+is[ \t]+(?:being[ \t]+)?(?:read|processed|"
@@ -249,7 +257,8 @@ KEYED = Cue(
 
 
 # A person's job: the role after one of `_JOB`, unless "bot" or "AI" says it is a program ("the lab assistant bot").
-_PERSONS_JOB = compiled(r"\b" + _JOB + r"[\s-]+" + _ROLE + r"\b(?!\s+bot\b)", re.IGNORECASE)
+# (Unless "automated" before says it is a program: "the automated claims assistant".)
+_PERSONS_JOB = compiled(r"(\bautomated\s+)?\b" + _JOB + r"[\s-]+" + _ROLE + r"\b(?!\s+bot\b)", re.IGNORECASE)
 # A verb in its base form for an act beyond a project's chores that `scan.orders`' own list of acts leaves out: money,
 # doses, bookings, doors, networks, rights ("rebook", "increase", "unlock", "grant").
 _BEYOND = (
@@ -304,7 +313,7 @@ def called(sentence: str) -> Any:
     match = CALLED.search(sentence)
     if (
         match is None
-        or _PERSONS_JOB.search(match.group()) is not None
+        or ((job := _PERSONS_JOB.search(match.group())) is not None and job.group(1) is None)
         or _NOT_THE_MODEL.search(match.group())
         or _SPEAKER.search(match.group())
         or _OWNED.search(match.group())
