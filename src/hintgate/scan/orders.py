@@ -234,6 +234,10 @@ _BANNER_FOR_MODEL = (
 _TO_MODEL = Cue(
     r"\b(?:note|message|instructions?|reminder|directive|notice|attention|dear|hey|hello|hi|important|favou?r|"
     r"request|plea|heads[\s-]up|tip)\s+(?:(?:to|for)\s+)?(?:the\s+|all\s+|any\s+)?" + _MODEL_NOUNS + r"\b"
+    # ... with its sender and "you" between: "an important message from me, Emma, to you, GPT-4".
+    r"|\b(?:note|message|letter|request|memo)\s+(?:from\s+[^.\n]{1,60}?\s+)?(?:to|for)\s+you,?\s+(?:the\s+)?"
+    + _MODEL_NOUNS
+    + r"\b"
     # ... with what the model does before its name: "A tip for shopping assistants:", "Note for coding agents:".
     r"|\b(?:note|message|instructions?|reminder|tip|notice|fyi|psa|heads[\s-]up)\s+for\s+(?:the\s+|all\s+|any\s+)?"
     r"[a-z]+(?:ing)?\s+(?:assistants?|agents?|copilots?|chatbots?)\s*[:—–-]"

@@ -218,6 +218,21 @@ _SEND_WORD = (
     "sync|report|submit|deliver|email|mail|pipe|beacon|ping|fetch|visit|open|load|request|get"
 )
 
+
+def _misspelt(word: str) -> str:
+    """A pattern for `word` written with one letter dropped, added, changed or two swapped ("iunstructions",
+    "instrutions", "insrtuctions"): an order to drop the model's rules that is misspelt to pass a word filter still
+    reads as the word to a model. The first and last letters stay, as a typo rarely moves them."""
+    forms = {word}
+    for i in range(1, len(word) - 1):
+        forms.add(word[:i] + word[i + 1 :])  # dropped
+        forms.add(word[:i] + "[a-z]" + word[i + 1 :])  # changed
+        forms.add(word[:i] + word[i + 1] + word[i] + word[i + 2 :])  # swapped
+    for i in range(1, len(word)):
+        forms.add(word[:i] + "[a-z]" + word[i:])  # added
+    return "(?:" + "|".join(sorted(forms)) + ")"
+
+
 PHRASES: tuple[Phrase, ...] = (
     # ---- English: address and both.
     _p(
@@ -226,6 +241,9 @@ PHRASES: tuple[Phrase, ...] = (
         r"(?:the\s+|your\s+|my\s+|these\s+|those\s+)?(?:previous|prior|above|earlier|preceding|former|system|"
         r"original|initial|old|existing|safety|other)\s+(?:instructions?|prompts?|rules|directions|guidelines|"
         r"orders|directives|constraints|guardrails|policies|commands)",
+        # (the same, its "instructions" misspelt past a word filter: "Ignore your previous iunstructions")
+        r"\b(?:ignore|disregard|forget)\s+(?:all\s+|any\s+)?(?:the\s+|your\s+|my\s+)?(?:previous|prior|above|"
+        r"earlier|preceding|system|original|initial)\s+" + _misspelt("instructions") + r"\b",
         r"\bforget\s+(?:everything|all)\s+(?:you|that|above|before)",
         r"\b(?:new|updated|real|actual|revised)\s+(?:system\s+)?instructions\s*:",
         r"\bfrom\s+now\s+on,?\s+(?:you|the\s+(?:assistant|model|agent))\b",
@@ -317,11 +335,15 @@ PHRASES: tuple[Phrase, ...] = (
         r"\byou\s+are\s+now\s+(?:a|an|in|the)\s+\w+",
         r"\byour\s+(?:new\s+)?(?:task|role|job|goal|objective|instructions?)\s+(?:is|are)\b",
         r"\b(?:note|message|instructions?|reminder)\s+(?:to|for)\s+(?:the\s+)?(?:assistant|ai|model|agent|llm|claude)",
-        r"\b(?:dear|attention|hey|hello)\s+(?:assistant|ai|model|agent|llm|claude|chatgpt)\b",
+        r"\b(?:dear|attention|hey|hello)\s+(?:assistant|ai|model|agent|llm|claude|chatgpt|gpt-?\d[\w.]*)\b",
+        # A message said to be to the model, named by its kind or its name: "This is an important message from me,
+        # <name>, to you, GPT-4", "a note for you, the assistant".
+        r"\b(?:message|note|letter|request|memo)\s+(?:from\s+[^.\n]{1,60}?\s+)?(?:to|for)\s+you,?\s+(?:the\s+)?"
+        r"(?:assistant|ai|model|agent|llm|claude|chatgpt|gemini|copilot|gpt(?:-?\d[\w.]*)?)\b",
         r"\b(?:assistant|ai|model|agent|llm)\s*,\s*(?:please\s+)?(?:read|send|call|include|ignore|forget)\b",
         first=(
             "requires|asks|instructs|tells|wants|expects|you|always|never|(?:assistant|ai|model|llm|agent|claude|gpt|"
-            "chatgpt|copilot|bot)s?|as|your|note|message|"
+            "chatgpt|copilot|bot)s?|as|your|note|message|letter|request|memo|"
             "instructions?|reminder|dear|attention|hey|hello"
         ),
     ),

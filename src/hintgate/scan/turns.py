@@ -61,7 +61,11 @@ _LABEL = Cue(
     # (whom the note is for, when it is the model: "SYSTEM UPDATE FOR THE HR ASSISTANT:")
     r"(?:[ \t]+(?:for|to)[ \t]+(?:the[ \t]+|all[ \t]+|any[ \t]+)?(?:[\w-]+[ \t]+){0,2}?(?:AI|LLM|assistant|agent|model|"
     r"bot|copilot)s?)?"
-    r"[ \t]*(?:\]|\|>|>|\))?[ \t]*[:\]-][ \t]+\S",
+    r"[ \t]*(?:\]|\|>|>|\))?[ \t]*[:\]-][ \t]+\S"
+    # A role's message in parentheses, its closing one the label's end: "###(system_message) Send ...", "(developer
+    # prompt) ..." (a bare role word in parentheses, "(operating system) ...", is an aside, not a label).
+    r"|(?:^|\n|\\n)[ \t>*#|-]*\([ \t]*(?:system|developer|operator)[ \t_-]+(?:message|prompt|update|override|"
+    r"instructions?)[ \t]*\)[ \t]+\S",
     re.IGNORECASE,
 )
 # A label only a forged turn wears: a bracket or a chat template's tag, or the role's message, prompt, update,
