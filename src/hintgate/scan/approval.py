@@ -13,7 +13,14 @@ words:
   dialog", "bypass the review", "outside the approval flow");
 - **claimed**: the approval said to be given already or elsewhere
   ("pre-approved", "a standing consent", "treat later ones as approved",
-  "approvals are collected at the end", "the check is handled upstream").
+  "approvals are collected at the end", "the check is handled upstream");
+- **disparaged**: the asking itself called a cost to the user or the work,
+  the reason given to leave it out ("asking first wastes their time",
+  "prompting again is a known UX defect", "showing the draft for review
+  causes delays", "asking about it confuses them"). A tool has no say on
+  whether its calls are worth asking about; honest text that speaks of the
+  asking's cost names a cost of the tool ("previews of large files are
+  slow"), not a fault of the asking.
 
 Each is read as polarity, not wording: the markers that turn the approval
 off (a negation, a dodge, a claim, a state such as "disabled") are counted in
@@ -36,7 +43,7 @@ from hintgate.scan.cues import Cue, spans, without_lookarounds
 from hintgate.scan.deferred import compiled
 from hintgate.scan.spans import CLAUSE, Span, stems
 
-__all__ = ["denials", "deny_places", "filled_for", "forced", "may_deny", "no_say", "splits"]
+__all__ = ["denials", "deny_places", "disparaged", "filled_for", "forced", "may_deny", "no_say", "splits"]
 
 
 # The approval itself: the user asked, a confirmation, a consent, a permission, an approval prompt or dialog, in
@@ -259,8 +266,9 @@ def no_say(text: str, start: int, end: int) -> bool:
 
 
 def may_deny(text: str) -> bool:
-    """Whether `denials` or `splits` may find anything in `text`, or in any of the texts joined with "." into it."""
-    return _MAY_APPROVE.search(text) is not None
+    """Whether `denials`, `disparaged` or `splits` may find anything in `text`, or in any of the texts joined with "."
+    into it."""
+    return _MAY_APPROVE.search(text) is not None or _DISPARAGED.search(text) is not None
 
 
 def deny_places(text: str) -> list[tuple[int, int]] | None:
@@ -268,7 +276,7 @@ def deny_places(text: str) -> list[tuple[int, int]] | None:
     more): a text of those joined that none overlaps holds nothing `denials` or `splits` finds (a split needs the
     approval in its text). None where the one pass cannot tell (text beyond ASCII, a long one): `may_deny` answers
     then."""
-    return spans((_MAY_APPROVE,), text)
+    return spans((_MAY_APPROVE, _DISPARAGED), text)
 
 
 def denials(text: str, tool: str | None = None) -> Iterator[Span]:
@@ -333,6 +341,35 @@ def denials(text: str, tool: str | None = None) -> Iterator[Span]:
             if (off + ended) % 2 == 1:
                 yield Span(start, end, "turns the user's approval off")
                 break
+
+
+# The asking as the subject (a gerund of asking, prompting or confirming; the prompts, dialogs, confirmations or
+# previews it shows; the draft shown for review), then in its clause a predicate that calls it a cost to the user or
+# the work: a waste, friction, noise, delay, a defect or a bug, a confusion or an annoyance to them. A negation between
+# the two ("asking first never annoys them") affirms it, and a bug somewhere ("the confirmation dialog is a known bug
+# in older clients") is a fact about a client, not a verdict on asking.
+_DISPARAGED = Cue(
+    r"\b(?:(?:re-?)?asking|(?:re-?)?prompting|confirming|checking\s+(?:in\s+|back\s+)?with|interrupting|pausing|"
+    r"bothering|(?:confirmation|approval|permission|consent|review)\s+(?:prompts?|dialogs?|requests?|steps?|questions?)|"
+    r"confirmations|previews?|showing\s+(?:\w+\s+){0,4}(?:for|to)\s+(?:\w+\s+){0,3}(?:review|approval|confirmation))"
+    r"\b[^.;:!?\n]{0,60}?\b(?:wastes?|waste\s+of|causes?\s+(?:\w+\s+)?(?:delays?|friction|confusion)|"
+    r"adds?\s+(?:\w+\s+)?(?:noise|friction|delays?)|(?:is|are)\s+(?:considered\s+|seen\s+as\s+|treated\s+as\s+|"
+    r"just\s+|only\s+|mere\s+)?(?:a\s+)?(?:known\s+)?(?:ux\s+|usability\s+)?(?:friction|noise|nuisance|annoyance|"
+    r"anti-?pattern|(?:defect|bug)(?!\s+(?:in|on|with|of|under|when|where|that|which|affecting)\b))|confus(?:es|ing)\s+(?:them|the\s+user|users|people|customers)|annoys?|irritates?|"
+    r"frustrates?)\b",
+    re.IGNORECASE,
+)
+
+
+def disparaged(text: str) -> Iterator[Span]:
+    """The clauses of `text` (a definition's) that call asking the user a cost to them or to the work: the approval
+    talked out of the flow."""
+    if _DISPARAGED.search(text) is None:
+        return
+    for found in _DISPARAGED.finditer(text):
+        if _NEGATION.search(found.group()) is None:
+            yield Span(found.start(), found.end(), "calls asking the user a waste, which turns their approval off")
+            return
 
 
 # Someone other than the user said not to have given their say: a fact about third parties ("viewers have not

@@ -41,7 +41,7 @@ from hintgate.hints.inference.naming import name_words, singular
 from hintgate.hints.names import confusable_letters, skeleton
 from hintgate.jsontext import readable
 from hintgate.scan.anchors import GATED_LENGTH, anchors, lowered, searched
-from hintgate.scan.approval import denials, deny_places, filled_for, forced, may_deny, splits
+from hintgate.scan.approval import denials, deny_places, disparaged, filled_for, forced, may_deny, splits
 from hintgate.scan.authority import may_shift, result_shifts, shift_places, shifts
 from hintgate.scan.cells import Cell, Headers, cells, sample_key, table_cells, unescaped
 from hintgate.scan.chaining import chains, fixed_calls
@@ -3888,6 +3888,7 @@ def _approval_and_authority(
         asks = [
             *(denials(text, owner) if denied else ()),
             *(splits(text) if denied else ()),
+            *(disparaged(text) if denied else ()),
             *(shifts(text, owner) if shifted else ()),
             *(told(text) if tell else ()),
             *(scripted(text) if script else ()),
