@@ -35,7 +35,7 @@ from hintgate.scan.quoting import quotation_open, quoted_spans, quotes_attack
 from hintgate.scan.records import recorded_turn
 from hintgate.scan.spans import Span, overlapping
 
-__all__ = ["MACHINE", "MAY_ASK_OUT", "asked_out", "quoted_before"]
+__all__ = ["MACHINE", "MAY_ASK_OUT", "MAY_SEND_OUT", "asked_out", "quoted_before", "sent_out"]
 
 MACHINE = (
     r"(?:AI|A\.I\.|assistants?|chatbots?|bots?|copilots?|LLMs?|language\s+models?|summari[sz]ers?|"
@@ -81,6 +81,8 @@ _VALUE_OPENED = compiled(r"^\s*\"[^\"\n]{1,80}\"\s*:\s*\"")
 _OPENS = compiled(r"(?<![\w'])'(?=\w|$)")
 _CLOSES = compiled(r"(?<=[\w.!?])'(?![\w'])")
 _SENTENCE = compiled(r"[^.!?\n]+(?:[.!?]+|\n|$)")
+# A sentence whose stops inside a word ("6.125%", "docs@mail.example") do not end it.
+_SENTENCE_STOPS = compiled(r"(?:[^.!?\n]|[.!?](?=[^\s.!?]))+(?:[.!?]+|\n|$)")
 _LONGEST = 600
 
 MAY_ASK_OUT = Cue(
@@ -116,6 +118,72 @@ def asked_out(text: str) -> Iterator[Span]:
         if quoted_before(head) or quotes_attack(said) or recorded_turn(text, start + asked):
             continue  # a quotation, words about attacks, a turn of a dialogue written down: shown, not said
         yield Span(start, end, "asks the machine reading it to send private data out")
+
+
+# A sending ordered with no one named to do it: the verb opens the sentence or a clause (after a label's colon, a
+# bracket, a comma or "please", "also", "then", "and"), so it is said to whoever reads the text.
+_ORDERED = compiled(
+    r"(?:^\s*|[:;(\[]\s*|,\s*|\b(?:please|also|then|and|just|first|simply|kindly)\s+)"
+    r"(?:send|forward|e-?mail|post|upload|submit|transmit|paste|pass|share)\b",
+    re.IGNORECASE,
+)
+# Where it goes, named: an e-mail address, a URL, a handle, or a tool (its snake_case name or a call's argument).
+_PLACE = compiled(
+    r"\b(?:to|into|at|via|using|with)\s+(?:the\s+)?(?:[\w-]+\s+){0,3}?"
+    r"(?:[\w.+-]+@[\w-]+(?:\.[\w-]+)+|https?://\S|@\w{3,}|[a-z][a-z\d]*_[a-z\d_]+)",
+    re.IGNORECASE,
+)
+_PLACE_REACH = 200
+# Private data besides `_PRIVATE`'s: a person's own data (someone's identifiers, birth date, whereabouts, addresses on
+# the network) and what the model holds (the chat's words, the machine's files and secrets).
+_OWNED = compiled(
+    r"\b(?:(?:user|customer|patient|member|borrower|owner|client|player|employee)'s\s+[\w-]+|dates?\s+of\s+birth|DOB|"
+    r"IP\s+addresses|identifiers|coordinates|locations|(?:in|from)\s+the\s+(?:chat|conversation)|"
+    r"admin\s+hashes|id_rsa)\b|(?:\.env|~/\.\w+)\b",
+    re.IGNORECASE,
+)
+MAY_SEND_OUT = Cue(_PRIVATE.pattern + "|" + _OWNED.pattern, re.IGNORECASE)
+"""The words `sent_out` cannot be without: something private named (searched by RE2 before the sentences are read)."""
+
+
+def sent_out(text: str) -> Iterator[Span]:
+    """The sentences of `text` (a tool's result) that order whoever reads it to send something private to a place they
+    name (an address, a URL, a handle, a tool): no one the user asked for names where the user's data goes."""
+    if MAY_SEND_OUT.search(text) is None:
+        return
+    quoted: list[tuple[int, int]] | None = None
+    private = overlapping(MAY_SEND_OUT, text)  # where private data may be named: other sentences name none
+    for sentence in _SENTENCE_STOPS.finditer(text):
+        if private is not None and not private(*sentence.span()):
+            continue
+        said = sentence.group()
+        if len(said) > _LONGEST:
+            continue
+        ordered = _sending(said)
+        if ordered is None:
+            continue
+        start, end = sentence.start(), sentence.end()
+        if quoted is None:
+            quoted = quoted_spans(text)
+        if any(low < end and start < high for low, high in quoted):
+            continue
+        line = text.rfind("\n", 0, start) + 1
+        head = text[line : start + ordered]
+        if quoted_before(head) or quotes_attack(said) or recorded_turn(text, start + ordered):
+            continue  # a quotation, words about attacks, a turn of a dialogue written down: shown, not said
+        yield Span(start, end, "orders private data sent to a place it names")
+
+
+def _sending(said: str) -> int | None:
+    """Where in `said` a sending of something private to a named place is ordered (the order's start), or None."""
+    for order in _ORDERED.finditer(said):
+        place = _PLACE.search(said, order.end(), order.end() + _PLACE_REACH)
+        if place is None or _DENIED.search(said, max(0, order.start() - 30), order.end()) is not None:
+            continue
+        sent = said[order.end() : place.start() + 1]
+        if _PRIVATE.search(sent) is not None or _OWNED.search(sent) is not None:
+            return order.start()
+    return None
 
 
 def quoted_before(head: str) -> bool:
