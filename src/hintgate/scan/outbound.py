@@ -180,7 +180,8 @@ def _sending(said: str) -> int | None:
         place = _PLACE.search(said, order.end(), order.end() + _PLACE_REACH)
         if place is None or _DENIED.search(said, max(0, order.start() - 30), order.end()) is not None:
             continue
-        sent = said[order.end() : place.start() + 1]
+        # What is sent may be named before the order, taken up by a pronoun: "read the token and send it to ...".
+        sent = said[: place.start() + 1]
         if _PRIVATE.search(sent) is not None or _OWNED.search(sent) is not None:
             return order.start()
     return None
