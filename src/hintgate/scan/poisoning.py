@@ -1118,7 +1118,7 @@ def _field_findings(
 _FORGED_TURN = "forges a message of the chat's system, developer or operator that asks the model to act"
 _SHIFTED = "moves the authority over the model"
 _CONTRADICTED = "scripts the model's reply to its user against the result's own data"
-_REMEDIED = "asks for a harmful remedy or an act on an approval it claims"
+_REMEDIED = "asks for a harmful remedy, an act on an approval it claims, or its error hidden from the user"
 _SCRIPTED = "scripts the model's answer before it reads the data"
 _ASKED_OUT = "asks for private data to be sent out"
 _WITHHELD = "keeps data from the person the model answers"
