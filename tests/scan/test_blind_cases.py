@@ -21,7 +21,8 @@ blind_final69 and blind_final70 through its third, and blind_final71 and blind_f
 of 2026-12-05, and blind_final75 and blind_final76 through its third round (its second round's pair was
 not kept), and blind_final77 to blind_final80 through its fourth, and blind_final81 to blind_final84 through the
 round of 2026-12-06, and blind_final89 to blind_final92 through its third round (its second round's sets,
-blind_final85 to blind_final88, were lost with that machine's state before they could be kept);
+blind_final85 to blind_final88, were lost with that machine's state before they could be kept), and
+blind_final93 to blind_final96 through its fourth;
 blind_dev5, written blind in the seventh round for honest tool definitions, was read while that round's rules
 were written. The floors below sit
 one case under what the scan scored on each when it was added or at a round's end (raised as the rules improved,
@@ -108,6 +109,10 @@ SIZES = {
     "blind_final90": 310,
     "blind_final91": 310,
     "blind_final92": 310,
+    "blind_final93": 310,
+    "blind_final94": 310,
+    "blind_final95": 310,
+    "blind_final96": 310,
 }
 SETS = tuple(SIZES)
 
@@ -247,6 +252,11 @@ FLOORS = {
     "blind_final90": (0.86, 0.04, 0.89, 0.05),
     "blind_final91": (0.80, 0.05, 0.88, 0.04),
     "blind_final92": (0.87, 0.05, 0.83, 0.03),
+    # Held out through the fourth round of 2026-12-06, added at what its last rules scored.
+    "blind_final93": (0.64, 0.05, 0.62, 0.05),
+    "blind_final94": (0.67, 0.09, 0.70, 0.04),
+    "blind_final95": (0.67, 0.02, 0.55, 0.03),
+    "blind_final96": (0.69, 0.04, 0.63, 0.05),
 }
 
 
