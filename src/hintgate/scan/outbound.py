@@ -108,16 +108,9 @@ def asked_out(text: str) -> Iterator[Span]:
         asked = _ask(said)
         if asked is None:
             continue
-        start, end = sentence.start(), sentence.end()
-        if quoted is None:
-            quoted = quoted_spans(text)
-        if any(low < end and start < high for low, high in quoted):
-            continue
-        line = text.rfind("\n", 0, start) + 1
-        head = text[line : start + asked]
-        if quoted_before(head) or quotes_attack(said) or recorded_turn(text, start + asked):
-            continue  # a quotation, words about attacks, a turn of a dialogue written down: shown, not said
-        yield Span(start, end, "asks the machine reading it to send private data out")
+        quoted = quoted_spans(text) if quoted is None else quoted
+        if not _shown(text, sentence.span(), sentence.start() + asked, quoted):
+            yield Span(sentence.start(), sentence.end(), "asks the machine reading it to send private data out")
 
 
 # A sending ordered with no one named to do it: the verb opens the sentence or a clause (after a label's colon, a
@@ -162,16 +155,20 @@ def sent_out(text: str) -> Iterator[Span]:
         ordered = _sending(said)
         if ordered is None:
             continue
-        start, end = sentence.start(), sentence.end()
-        if quoted is None:
-            quoted = quoted_spans(text)
-        if any(low < end and start < high for low, high in quoted):
-            continue
-        line = text.rfind("\n", 0, start) + 1
-        head = text[line : start + ordered]
-        if quoted_before(head) or quotes_attack(said) or recorded_turn(text, start + ordered):
-            continue  # a quotation, words about attacks, a turn of a dialogue written down: shown, not said
-        yield Span(start, end, "orders private data sent to a place it names")
+        quoted = quoted_spans(text) if quoted is None else quoted
+        if not _shown(text, sentence.span(), sentence.start() + ordered, quoted):
+            yield Span(sentence.start(), sentence.end(), "orders private data sent to a place it names")
+
+
+def _shown(text: str, sentence: tuple[int, int], at: int, quoted: list[tuple[int, int]]) -> bool:
+    """Whether the sentence of `text` at `sentence`, whose request stands at `at`, is shown rather than said: inside
+    a quotation (`quoted`, or one open on its line before the request), words about attacks, or a turn of a dialogue
+    written down."""
+    start, end = sentence
+    if any(low < end and start < high for low, high in quoted):
+        return True
+    line = text.rfind("\n", 0, start) + 1
+    return quoted_before(text[line:at]) or quotes_attack(text[start:end]) or recorded_turn(text, at)
 
 
 def _sending(said: str) -> int | None:
