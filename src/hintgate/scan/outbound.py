@@ -167,8 +167,15 @@ def _shown(text: str, sentence: tuple[int, int], at: int, quoted: list[tuple[int
     start, end = sentence
     if any(low < end and start < high for low, high in quoted):
         return True
-    line = text.rfind("\n", 0, start) + 1
+    # The line's text before the request, at most `_QUOTE_REACH` of it: read whole for each sentence of a text with
+    # no line breaks, it made the scan quadratic.
+    window = max(0, start - _QUOTE_REACH)
+    line = text.rfind("\n", window, start) + 1 or window
     return quoted_before(text[line:at]) or quotes_attack(text[start:end]) or recorded_turn(text, at)
+
+
+_QUOTE_REACH = 2000
+"""How far back on a request's line a quotation open before it is looked for (`quoted_spans` holds longer ones)."""
 
 
 def _sending(said: str) -> int | None:
