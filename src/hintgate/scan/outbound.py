@@ -135,6 +135,8 @@ _OWNED = compiled(
     r"admin\s+hashes|id_rsa)\b|(?:\.env|~/\.\w+)\b",
     re.IGNORECASE,
 )
+_MAY_ORDER = Cue(r"\b(?:send|forward|e-?mail|post|upload|submit|transmit|paste|pass|share)\b", re.IGNORECASE)
+"""The sending verbs `_ORDERED` cannot be without (searched by RE2 in a whole text)."""
 MAY_SEND_OUT = Cue(_PRIVATE.pattern + "|" + _OWNED.pattern, re.IGNORECASE)
 """The words `sent_out` cannot be without: something private named (searched by RE2 before the sentences are read)."""
 
@@ -142,12 +144,14 @@ MAY_SEND_OUT = Cue(_PRIVATE.pattern + "|" + _OWNED.pattern, re.IGNORECASE)
 def sent_out(text: str) -> Iterator[Span]:
     """The sentences of `text` (a tool's result) that order whoever reads it to send something private to a place they
     name (an address, a URL, a handle, a tool): no one the user asked for names where the user's data goes."""
-    if MAY_SEND_OUT.search(text) is None:
+    if MAY_SEND_OUT.search(text) is None or _MAY_ORDER.search(text) is None:
         return
     quoted: list[tuple[int, int]] | None = None
-    private = overlapping(MAY_SEND_OUT, text)  # where private data may be named: other sentences name none
+    # Where a sending verb may stand: other sentences order no sending. Private words are far more common (a page of
+    # setup notes names a path in every line), so the verbs, the rarer side, choose the sentences read.
+    ordering = overlapping(_MAY_ORDER, text)
     for sentence in _SENTENCE_STOPS.finditer(text):
-        if private is not None and not private(*sentence.span()):
+        if ordering is not None and not ordering(*sentence.span()):
             continue
         said = sentence.group()
         if len(said) > _LONGEST:
