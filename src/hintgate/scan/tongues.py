@@ -420,7 +420,16 @@ def _finder(languages: tuple[str, ...] | None, categories: tuple[str, ...]) -> A
             for category in categories:
                 parts.extend(_loose(fragment) for fragment in table.get(category, ()))
     # (Every fragment is RE2's syntax once its lookarounds are gone.)
-    return re2_compiled("|".join(parts) or "$^", max_mem=32 << 20)
+    return re2_compiled("|".join(parts) or "$^", max_mem=_FINDER_MEMORY)
+
+
+_FINDER_MEMORY = 64 << 20
+"""RE2's budget for a finder: its program and the DFA states it builds as texts need them. The finder of every
+language's forms is a program of some 68 K characters of UTF-8 automata: at 32 MB its DFA has too little room for
+states, resets within a short text and gives way to the NFA, which reads each character against the whole program
+(up to 30 ms for a 46-character tool description; 23 s for 4,126 texts of the scan's sets, 7.4 s for the 100 KB
+result shapes of `bench/scan_corpus.py`). At 48 MB and more the same texts take 0.24 s and 0.06 s and the process's
+peak memory grows by about 11 MB: the budget bounds the states, which grow only as far as texts need them."""
 
 
 @functools.cache
