@@ -3556,14 +3556,13 @@ def _foreign_secrets(findings: list[ScanFinding], tool: Mapping[str, Any], name:
             continue
         if _SAYS_WHAT_IT_CARRIES.search(finding.path) is None and _AN_EXAMPLE_ARGUMENT.search(finding.path) is None:
             continue  # a `pattern` or an `enum` constrains a value; it carries nothing
-        named = _SECRET_QUOTED.search(finding.message)
-        kinds = set(re.findall(r"[a-z0-9]+", named.group(1).lower())) - _NOT_A_KIND if named is not None else set()
+        said, kinds = _secret_kinds(finding)
         if not kinds or any(_named_by(kind, words) for kind in kinds):
             continue
         out.append(
             ScanFinding(
                 "HG616",
-                f"{finding.path} carries a secret the tool's job never speaks of: {named.group(1) if named else ''!r}",
+                f"{finding.path} carries a secret the tool's job never speaks of: {said!r}",
                 finding.path,
                 finding.start,
                 finding.end,
@@ -3597,12 +3596,10 @@ def _secrets_routed_here(
     weighed = [0]
     spans = [(start, stop) for param in params for start, stop in _sentences_naming_quoted(description, param, weighed)]
     for finding in findings:
-        named = _SECRET_QUOTED.search(finding.message)
-        kinds = set(re.findall(r"[a-z0-9]+", named.group(1).lower())) - _NOT_A_KIND if named is not None else set()
+        said, kinds = _secret_kinds(finding)
         if not kinds or any(_named_by(kind, words) for kind in kinds) or _negated(description, finding.start):
             continue
         if any(start <= finding.start < stop for start, stop in spans):
-            said = named.group(1) if named is not None else ""
             yield ScanFinding(
                 "HG616",
                 f"description routes a secret the tool's job never speaks of into its own parameter: {said!r}",
@@ -3613,6 +3610,15 @@ def _secrets_routed_here(
                 severity=Level.HIGH,
             )
             return
+
+
+def _secret_kinds(finding: ScanFinding) -> tuple[str, set[str]]:
+    """The file holding secrets a finding quotes ("~/.git-credentials"), and the kinds of secret its words name
+    ({"git"}); empty where it quotes none."""
+    named = _SECRET_QUOTED.search(finding.message)
+    if named is None:
+        return "", set()
+    return named.group(1), set(re.findall(r"[a-z0-9]+", named.group(1).lower())) - _NOT_A_KIND
 
 
 def _sentences_naming_quoted(text: str, word: str, weighed: list[int]) -> Iterator[tuple[int, int]]:
