@@ -179,9 +179,70 @@ _PASSIVE_TOLD = compiled(
 _MAY_PASSIVE = Cue(_PASSIVE_TOLD.pattern, re.IGNORECASE)
 
 
+# ---- In a tool's result: how the result is to be passed on, set in advance.
+#
+# Whoever sums a result up, presents or relays it is the one reading it: a sentence framed by that act ("when
+# summarising", "when you explain this to the customer", "in any answer about ...") speaks to the model however it is
+# worded. What it asks of the summary is the result's data the reader itself has: a claim fixed before it is read
+# ("state that the lot passed", "describe it as safe", "say 'all clear'"), a part of it kept out ("leave out the
+# approval", "do not list failures") or one offer made the only one ("recommend X as the only option") rewrites what
+# the person hears. Telling the reader how to lay it out ("when summarising, list the errors first", "when reporting
+# MRR, use net revenue") asks for none of these, a secret kept out ("don't show the token") is the user's safety, and a
+# frame with a subject after it reports what someone does ("when reporting, the model hides its reasons").
+_RELAYING = compiled(
+    r"\b(?:(?:when|while|whenever|before|after)\s+(?:you\s+)?(?:summari[sz](?:e|es|ing)|present(?:s|ing)?|"
+    r"relay(?:s|ing)?|report(?:s|ing)?|describ(?:e|es|ing)|explain(?:s|ing)?|respond(?:s|ing)?|repl(?:y|ies|ying)|"
+    r"answer(?:s|ing)?|pass(?:es|ing)?\s+(?:this|it)\s+on)|in\s+(?:any|every|each|your|the)\s+"
+    r"(?:answer|reply|response|summary))\b",
+    re.IGNORECASE,
+)
+# What the frame asks of the summary: a part kept out, a claim or wording fixed, one offer made the only one.
+_RELAY_HIDDEN = compiled(
+    r"\b(?:omit|leave\s+(?:[\w'’-]+\s+){0,6}?out|hide|conceal|suppress|exclude|(?:do\s+not|don't|never|avoid)\s+"
+    r"(?:mention|list|includ|disclos|show|reveal|bring|rais|flag|cite|report|highlight|surfac)\w*)\b",
+    re.IGNORECASE,
+)
+_RELAY_CLAIMED = compiled(
+    r"\b(?:say|state|tell\s+(?:them|him|her|the\s+\w+|users?|customers?)|report|describe|present|summari[sz]e|"
+    r"characteri[sz]e|frame|portray|call)\s+(?:(?:it|this|them|these|the\s+\w+(?:\s+\w+)?)\s+)?"
+    r"(?:(?:only|simply|just|always|exactly|verbatim)\s+)?"
+    r"(?:as\s+(?!(?:needed|follows|soon|usual|appropriate|required|well|such|part|possible)\b)|that\s|[\"“'‘«:]|"
+    r"(?:\w+\s+){0,4}?(?:is|are|was|were|has|have|had)\b)"
+    # A clause in the past after a saying: "say every check passed", "tell them the parcel arrived".
+    r"|\b(?:say|state|tell\s+(?:them|him|her|the\s+\w+|users?|customers?))\s+(?:\w+\s+){1,4}?\w+ed\b",
+    re.IGNORECASE,
+)
+_RELAY_SOLE = compiled(
+    r"\brecommend\w*\s+[^.;!?\n]{0,60}?\b(?:as\s+the\s+(?:only|best|sole)|only|exclusively)\b|"
+    r"\b(?:always|only)\s+recommend\b",
+    re.IGNORECASE,
+)
+# The act is the frame's own clause's verb: a few words of object after the frame ("when presenting this assembly
+# tell ..."), or after a clause's break or a joining word ("when summarising, omit ...", "... and do not list ...").
+_RELAY_OBJECT = compiled(r"\s*(?:[\w'’-]+(?:\s+[\w'’-]+){0,4}\s+)?", re.IGNORECASE)
+_RELAY_LEAD = compiled(r"(?:[,;:]|\b(?:and|then|please|just|also|always|simply|only))\s*$", re.IGNORECASE)
+_MAY_RELAY = Cue(_RELAYING.pattern, re.IGNORECASE)
+
+
+def _relayed(sentence: str) -> bool:
+    """Whether `sentence` (of a result) sets what the summary of the result claims, leaves out or recommends."""
+    frame = _RELAYING.search(sentence)
+    if frame is None:
+        return False
+    at = frame.end()
+    for act in (_RELAY_HIDDEN, _RELAY_CLAIMED, _RELAY_SOLE):
+        for found in act.finditer(sentence, at):
+            if act is _RELAY_HIDDEN and _SECRET.search(sentence, at) is not None:
+                break  # a secret kept out of the summary: the user's safety
+            gap = sentence[at : found.start()]
+            if _RELAY_OBJECT.fullmatch(gap) or _RELAY_LEAD.search(gap[-_REACH:]):
+                return True
+    return False
+
+
 def may_script_result(text: str) -> bool:
     """Whether `result_scripts` may find anything in `text`."""
-    return may_script(text) or _MAY_PASSIVE.search(text) is not None
+    return may_script(text) or _MAY_PASSIVE.search(text) is not None or _MAY_RELAY.search(text) is not None
 
 
 # How far back a saying's clause is read for a denial: a few words, so a long sentence is read once, not once a saying.
@@ -249,7 +310,14 @@ def result_scripts(text: str) -> Iterator[Span]:
         Span(sentence.start(), sentence.end(), "scripts a claim told in the passive")
         for sentence, _ in sentences_with(_PASSIVE_TOLD, text)
     )
-    found = sorted([*(_every_script(text) if may_script(text) else ()), *passive], key=lambda span: span.start)
+    relayed = (
+        Span(sentence.start(), sentence.end(), "sets what the summary of the result claims or leaves out")
+        for sentence, said in sentences_with(_MAY_RELAY, text)
+        if _relayed(said)
+    )
+    found = sorted(
+        [*(_every_script(text) if may_script(text) else ()), *passive, *relayed], key=lambda span: span.start
+    )
     done = -1
     for span in found:
         if span.start < done or any(start < span.end and span.start < end for start, end in quoted):
