@@ -414,6 +414,21 @@ _COVER = compiled(
     re.IGNORECASE,
 )
 
+# The answer to the user's question fixed in other ways than a clause after a saying: a wording in single quotes
+# ("report 'no findings'"), a figure ("state 1,590 t", "report revenue up 12%"), a clause in the past with its object
+# ("say the audit passed all checks") or one offer put first ("always recommend X", "X is to be recommended as the
+# only one"). Telling the user how to answer or where to look ("answer briefly", "remind them to check the official
+# site") or why something failed ("explain that the key lacks the scope") fixes no answer.
+_ANSWER_FIXED = compiled(
+    r"\b(?:(?:say|tell|reply|respond|answer|state|report|quote|give)(?:\s+(?:to\s+)?(?:them|him|her|"
+    + _THE_USER
+    + r"))?(?:\s+(?:always|only|simply|just|exactly|verbatim|with))*"
+    r"(?:\s+'(?=\w)|\s+(?:[\w-]+\s+){0,2}?[+\-−]?\d[\d.,]*\s*(?:%|[a-z]{1,3}\b)|"
+    r"\s+(?:[\w'’-]+\s+){1,4}?\w+ed\s+(?:all|every|each|no|any|the|its|their)\b)"
+    r"|(?:always|only)\s+recommend\b|recommended?\s+[^.;!?\n]{0,60}?\bas\s+the\s+(?:only|best|sole)\b)",
+    re.IGNORECASE,
+)
+
 # A duty passed on is the next step told, not a claim: "... and tell the user that the owner must approve".
 _DUTY_TOLD = compiled(
     r"(?:that\s+)?(?:[\w'’-]+\s+){0,4}?(?:must|should|needs?\s+to|has\s+to|have\s+to|ought\s+to)\b", re.IGNORECASE
@@ -449,7 +464,8 @@ def answers_user(sentence: str) -> re.Match[str] | None:
         return asked
     if asked is None:
         return None
-    given = _ANSWER_GIVEN.search(sentence, asked.end())
-    if given is not None and not _NEGATED.search(sentence, max(asked.end(), given.start() - 30), given.start()):
-        return asked
+    for answer in (_ANSWER_GIVEN, _ANSWER_FIXED):
+        given = answer.search(sentence, asked.end())
+        if given is not None and not _NEGATED.search(sentence, max(asked.end(), given.start() - 30), given.start()):
+            return asked
     return None
