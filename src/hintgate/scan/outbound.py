@@ -35,7 +35,16 @@ from hintgate.scan.quoting import quotation_open, quoted_spans, quotes_attack
 from hintgate.scan.records import recorded_turn
 from hintgate.scan.spans import Span, overlapping
 
-__all__ = ["MACHINE", "MAY_ASK_OUT", "MAY_SEND_OUT", "asked_out", "quoted_before", "sent_out"]
+__all__ = [
+    "MACHINE",
+    "MAY_ASK_OUT",
+    "MAY_CALL_WITH",
+    "MAY_SEND_OUT",
+    "asked_out",
+    "called_with",
+    "quoted_before",
+    "sent_out",
+]
 
 MACHINE = (
     r"(?:AI|A\.I\.|assistants?|chatbots?|bots?|copilots?|LLMs?|language\s+models?|summari[sz]ers?|"
@@ -162,6 +171,84 @@ def sent_out(text: str) -> Iterator[Span]:
         quoted = quoted_spans(text) if quoted is None else quoted
         if not _shown(text, sentence.span(), sentence.start() + ordered, quoted):
             yield Span(sentence.start(), sentence.end(), "orders private data sent to a place it names")
+
+
+# What the model holds from elsewhere than the result, private by itself: its own instructions, the conversation or its
+# messages, what its other tools returned.
+_HELD = (
+    r"\b(?:system\s+(?:prompts?|instructions)|(?:developer|operator)\s+instructions"
+    r"|instructions\s+(?:you\s+(?:were|have\s+been)\s+given|from\s+the\s+operator)"
+    r"|(?:this|current|entire|whole|complete|full)\s+(?:conversation|chat|session)(?:\s+so\s+far)?"
+    r"(?!\s+(?:ids?|identifiers?|numbers?|keys?|tokens?|names?|titles?|urls?|links?|status|timeout)\b)"
+    r"|(?:previous|prior|earlier|recent|last\s+\d+)\s+messages|messages\s+(?:of|in|from)\s+(?:this|the)\s+(?:chat|conversation)"
+    r"|(?:outputs?|results?|responses?)\s+of\s+(?:every|all|any|each)\s+(?:other\s+)?(?:[\w-]+\s+)?tools?"
+    r"|(?:other|previous|prior|earlier)\s+tools?'?\s+(?:outputs?|results?)"
+    r"|(?:raw|full)\s+output\s+of\s+the\s+[\w-]+\s+tool)\b"
+)
+_HELD_RE = compiled(_HELD, re.IGNORECASE)
+# Where private data was had from, when it is not the result: the conversation, the user's earlier words, the machine.
+_ELSEWHERE = (
+    r"\b(?:(?:from|in)\s+(?:this|the)\s+(?:[\w-]+\s+)?(?:conversation|chat|session)|mentioned\s+(?:earlier|before|previously)"
+    r"|(?:has|have|had)\s+(?:mentioned|shared|pasted)|(?:just|recently)\s+received|from\s+(?:the\s+|their\s+)?environment)\b"
+)
+_ELSEWHERE_RE = compiled(_ELSEWHERE, re.IGNORECASE)
+# A call to any tool at all: no tool's own workflow needs private data in every call.
+_ANY_CALL = compiled(
+    r"\bcall\s+to\s+(?:any|every|each)\s+(?:other\s+)?tool\b|\b(?:any|every|each)\s+tool\s+call\b", re.IGNORECASE
+)
+# A tool's call ordered, or an argument of one filled: a verb of calling a tool by its name (or "this tool", "again"),
+# the next call, a field named in code quotes set or passed, or a field, parameter or argument put into.
+_CALL_ORDERED = compiled(
+    r"\b(?:call|re-call|invoke|run)\s+(?:the\s+)?(?:tool\s+)?`?(?:[a-z][a-z\d]*(?:[_.][a-z\d]+)+|this\s+tool\b|it\s+again)"
+    r"|\bre-call\b|\bcall\s+(?:it|this\s+tool)\s+again\b|\bnext\s+(?:tool\s+)?call\b"
+    r"|\b(?:pass|passing|set|setting|fill|put|putting)\s+(?:[\w-]+\s+){0,2}?`[\w.-]{1,40}`"
+    r"|\b(?:into|in|to)\s+(?:the\s+|a\s+)?(?:[\w-]+\s+)?(?:field|parameter|argument)\b"
+    r"|\b(?:into|to)\s+[a-z][a-z\d]*(?:[_.][a-z\d]+)+\(",
+    re.IGNORECASE,
+)
+MAY_CALL_WITH = Cue(_HELD + "|" + _ELSEWHERE + r"|\b(?:any|every|each)\s+tool\b", re.IGNORECASE)
+"""The words `called_with` cannot be without: data held from elsewhere, or any tool (searched by RE2 first)."""
+
+
+def called_with(text: str) -> Iterator[Span]:
+    """The sentences of `text` (a tool's result) that order a tool's call to carry what the model holds from
+    elsewhere: its instructions, the conversation, other tools' outputs, or a secret had from the conversation or the
+    machine. A result's own data is the user's to pass on; what it did not return is not the result's to send."""
+    if MAY_CALL_WITH.search(text) is None:
+        return
+    quoted: list[tuple[int, int]] | None = None
+    held = overlapping(MAY_CALL_WITH, text)  # where held data may be named: other sentences name none
+    for sentence in _SENTENCE_STOPS.finditer(text):
+        if held is not None and not held(*sentence.span()):
+            continue
+        said = sentence.group()
+        if len(said) > _LONGEST:
+            continue
+        ordered = _carried(said)
+        if ordered is None:
+            continue
+        # A name in code quotes (`notes`, `history`) is the call's field, not a quotation.
+        quoted = (
+            [(low, high) for low, high in quoted_spans(text) if " " in text[low:high]] if quoted is None else quoted
+        )
+        if not _shown(text, sentence.span(), sentence.start() + ordered, quoted):
+            yield Span(sentence.start(), sentence.end(), "orders a tool's call to carry data held from elsewhere")
+
+
+def _carried(said: str) -> int | None:
+    """Where in `said` a call is ordered to carry what the model holds from elsewhere (the order's start), or None."""
+    held = _HELD_RE.search(said)
+    if held is None and _PRIVATE.search(said) is not None:
+        held = _ELSEWHERE_RE.search(said) or _ANY_CALL.search(said)
+    if held is None:
+        return None
+    call = _CALL_ORDERED.search(said) or _ANY_CALL.search(said)
+    if call is None:
+        return None
+    first = min(call.start(), held.start())
+    if _DENIED.search(said, max(0, first - 40), max(call.end(), held.start())) is not None:
+        return None
+    return call.start()
 
 
 def _shown(text: str, sentence: tuple[int, int], at: int, quoted: list[tuple[int, int]]) -> bool:

@@ -54,7 +54,7 @@ from hintgate.scan.falsehood import MAY_ADMIT_BESIDE, admitted_beside
 from hintgate.scan.fields import field_orders
 from hintgate.scan.findings import SCAN_RULES, UNSCANNED, Key, Level, Location, ScanFinding, ScanRule, high_findings
 from hintgate.scan.orders import PROHIBITION, Order, judge_result, judge_text, main_script, reaches, result_cue
-from hintgate.scan.outbound import MAY_ASK_OUT, MAY_SEND_OUT, asked_out, sent_out
+from hintgate.scan.outbound import MAY_ASK_OUT, MAY_CALL_WITH, MAY_SEND_OUT, asked_out, called_with, sent_out
 from hintgate.scan.phrases import (
     ADDRESS,
     BOTH,
@@ -895,6 +895,9 @@ def _scan_strings(
         # Private data ordered sent to a place the text names, whoever is to send it (`scan.outbound.sent_out`).
         owned = {location for location, text in texts if text and MAY_SEND_OUT.search(text[:RESULT_LINEAR_CHARACTERS])}
         findings.extend(_said_findings(texts, owned, findings, tool, sent_out, _ASKED_OUT, detector))
+        # What the model holds from elsewhere (its instructions, the chat, other tools' outputs) ordered into a call.
+        held = {location for location, text in texts if text and MAY_CALL_WITH.search(text[:RESULT_LINEAR_CHARACTERS])}
+        findings.extend(_said_findings(texts, held, findings, tool, called_with, _ASKED_OUT, detector))
         # Data kept from the person the model answers, a machine named beside it (`scan.withheld`).
         findings.extend(_said_findings(texts, machine, findings, tool, result_withheld, _WITHHELD, detector))
         # A note to the machine reading the result that changes what a person is told (`scan.errands`).
