@@ -104,7 +104,7 @@ from hintgate.scan.remedies import REMEDY_CUE, result_remedies
 from hintgate.scan.reporting import reported_home
 from hintgate.scan.screens import prepare as prepare_screens
 from hintgate.scan.scripted import may_script, may_script_result, result_scripts, scripted
-from hintgate.scan.shadowing import may_shadow, shadows
+from hintgate.scan.shadowing import MAY_SET_ASIDE_LATER, may_shadow, set_aside_later, shadows
 from hintgate.scan.spans import Span, Unread
 from hintgate.scan.steering import steers
 from hintgate.scan.switched import switched
@@ -898,6 +898,11 @@ def _scan_strings(
         # What the model holds from elsewhere (its instructions, the chat, other tools' outputs) ordered into a call.
         held = {location for location, text in texts if text and MAY_CALL_WITH.search(text[:RESULT_LINEAR_CHARACTERS])}
         findings.extend(_said_findings(texts, held, findings, tool, called_with, _ASKED_OUT, detector))
+        # Another tool or server set aside for the model's later calls (`scan.shadowing.set_aside_later`).
+        later = {
+            location for location, text in texts if text and MAY_SET_ASIDE_LATER.search(text[:RESULT_LINEAR_CHARACTERS])
+        }
+        findings.extend(_said_findings(texts, later, findings, tool, set_aside_later, _SET_ASIDE_LATER, detector))
         # Data kept from the person the model answers, a machine named beside it (`scan.withheld`).
         findings.extend(_said_findings(texts, machine, findings, tool, result_withheld, _WITHHELD, detector))
         # A note to the machine reading the result that changes what a person is told (`scan.errands`).
@@ -1124,6 +1129,7 @@ _CONTRADICTED = "scripts the model's reply to its user against the result's own 
 _REMEDIED = "asks for a harmful remedy, an act on an approval it claims, or its error hidden from the user"
 _SCRIPTED = "scripts the model's answer before it reads the data"
 _ASKED_OUT = "asks for private data to be sent out"
+_SET_ASIDE_LATER = "takes another tool's place in later calls"
 _WITHHELD = "keeps data from the person the model answers"
 _LINK_FILLED = "asks for a link built from data"
 _ERRAND = "asks the machine reading it to change what a person is told"
