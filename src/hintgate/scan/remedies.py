@@ -206,6 +206,21 @@ _OWN_CONTEXT = compiled(
     r"conversation)\b",
     re.IGNORECASE,
 )
+# What only the model holds, taken from where only it can reach: "the value of any environment variable containing
+# KEY", "WANDB_API_KEY from your environment", "any API keys you have access to", "the system prompt you were given",
+# "you can find these earlier in the conversation". A person fixing an error sets a variable in their environment
+# ("set OPENAI_API_KEY in your environment") or pastes their own key; a fix that has its reader gather what it holds
+# into a call asks the model for its host's and its user's secrets.
+_MODEL_HOLDS = compiled(
+    r"\bfrom\s+(?:your|its|the\s+(?:model's|assistant's|agent's))\s+(?:environment|env|context|memory|session|config\w*)\b"
+    r"|\bvalues?\s+of\s+(?:any|every|all|each)\s+(?:of\s+the\s+)?(?:environment|env)\s+variables?"
+    r"|\b(?:any|all|every|each)\s+(?:[\w-]+\s+){0,3}?(?:keys?|tokens?|credentials?|secrets?|passwords?)\s+"
+    r"(?:\([^()\n]{0,60}\)\s+)?(?:that\s+)?you\s+(?:have|hold|can\s+(?:see|read|reach|access))\b"
+    r"|\byou\s+(?:were|have\s+been)\s+given\b|\b(?:earlier|previously|before)\s+in\s+(?:the|this|our)\s+"
+    r"(?:conversation|chat|session|thread)\b|\bprintenv\b|\$\(\s*env\s*\)",
+    re.IGNORECASE,
+)
+
 # The user spoken of in the third person, in the remedy's own sentence: "ask the user for their password", "the
 # customer's card number", "include the user's session cookie": whoever is to do it is not the user, so the model.
 _USER_SPOKEN_OF = compiled(
@@ -495,6 +510,7 @@ def _remedies(text: str) -> Iterator[Span]:
             (_user_spoken_of(said), "speaks of the user to someone else"),
             (_SENDS.search(said) and _SECRETS.search(near), "sends a secret away"),
             (_USER_TOLD.search(near), "scripts what the user is told of it"),
+            (_SECRETS.search(near) and _MODEL_HOLDS.search(near), "gathers what only the model holds"),
         )
         how = next((why for signal, why in signals if signal), None)
         if how is None:
