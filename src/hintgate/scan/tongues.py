@@ -58,7 +58,7 @@ from hintgate.scan.quoting import quotation_open
 from hintgate.scan.re2_options import re2_compiled
 from hintgate.scan.spans import Span
 
-__all__ = ["TARGET", "foreign_asks", "may_ask", "may_hold", "role_words", "turn_reach", "warm"]
+__all__ = ["TARGET", "denies", "foreign_asks", "may_ask", "may_hold", "role_words", "turn_reach", "warm"]
 
 
 Table = Mapping[str, Sequence[str]]
@@ -241,6 +241,11 @@ def role_words() -> str:
     spaced = [f for table in _SPACED.values() for f in table.get("user", ())]
     unspaced = [f for table in _UNSPACED.values() for f in table.get("user", ())]
     return "|".join([*spaced, *unspaced])
+
+
+def denies(text: str) -> bool:
+    """Whether `text` holds a word negating a verb (`deny`: "nicht", "no", "не") in a language of the tables."""
+    return _denials(None).search(text) is not None
 
 
 def turn_reach(text: str) -> frozenset[str]:
