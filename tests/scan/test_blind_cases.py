@@ -22,7 +22,7 @@ of 2026-12-05, and blind_final75 and blind_final76 through its third round (its 
 not kept), and blind_final77 to blind_final80 through its fourth, and blind_final81 to blind_final84 through the
 round of 2026-12-06, and blind_final89 to blind_final92 through its third round (its second round's sets,
 blind_final85 to blind_final88, were lost with that machine's state before they could be kept), and
-blind_final93 to blind_final96 through its fourth;
+blind_final93 to blind_final96 through its fourth, and blind_final97 to blind_final100 through its fifth;
 blind_dev5, written blind in the seventh round for honest tool definitions, was read while that round's rules
 were written. The floors below sit
 one case under what the scan scored on each when it was added or at a round's end (raised as the rules improved,
@@ -113,6 +113,10 @@ SIZES = {
     "blind_final94": 310,
     "blind_final95": 310,
     "blind_final96": 310,
+    "blind_final97": 310,
+    "blind_final98": 310,
+    "blind_final99": 310,
+    "blind_final100": 310,
 }
 SETS = tuple(SIZES)
 
@@ -257,6 +261,11 @@ FLOORS = {
     "blind_final94": (0.67, 0.09, 0.70, 0.04),
     "blind_final95": (0.67, 0.02, 0.55, 0.03),
     "blind_final96": (0.69, 0.04, 0.63, 0.05),
+    # Held out through the fifth round of 2026-12-06, added at what its last rules scored.
+    "blind_final97": (0.64, 0.04, 0.60, 0.05),
+    "blind_final98": (0.64, 0.05, 0.64, 0.03),
+    "blind_final99": (0.70, 0.04, 0.66, 0.02),
+    "blind_final100": (0.60, 0.05, 0.53, 0.04),
 }
 
 
