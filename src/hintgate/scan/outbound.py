@@ -27,7 +27,7 @@ asks nothing. The words are general English, never one server's.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from hintgate.scan.cues import Cue
 from hintgate.scan.deferred import compiled
@@ -106,20 +106,8 @@ def asked_out(text: str) -> Iterator[Span]:
     """The sentences of `text` (a tool's result) that ask the machine reading it to send something private out."""
     if MAY_ASK_OUT.search(text) is None:
         return
-    quoted: list[tuple[int, int]] | None = None
-    private = overlapping(_PRIVATE_PLACES, text)  # where private data may be named: other sentences name none
-    for sentence in _SENTENCE.finditer(text):
-        if private is not None and not private(*sentence.span()):
-            continue
-        said = sentence.group()
-        if len(said) > _LONGEST or _PRIVATE.search(said) is None:
-            continue
-        asked = _ask(said)
-        if asked is None:
-            continue
-        quoted = quoted_spans(text) if quoted is None else quoted
-        if not _shown(text, sentence.span(), sentence.start() + asked, quoted):
-            yield Span(sentence.start(), sentence.end(), "asks the machine reading it to send private data out")
+    # Where private data may be named: other sentences name none.
+    yield from _said(text, _SENTENCE, _PRIVATE_PLACES, _ask, "asks the machine reading it to send private data out")
 
 
 # A sending ordered with no one named to do it: the verb opens the sentence or a clause (after a label's colon, a
@@ -155,22 +143,9 @@ def sent_out(text: str) -> Iterator[Span]:
     name (an address, a URL, a handle, a tool): no one the user asked for names where the user's data goes."""
     if MAY_SEND_OUT.search(text) is None or _MAY_ORDER.search(text) is None:
         return
-    quoted: list[tuple[int, int]] | None = None
     # Where a sending verb may stand: other sentences order no sending. Private words are far more common (a page of
     # setup notes names a path in every line), so the verbs, the rarer side, choose the sentences read.
-    ordering = overlapping(_MAY_ORDER, text)
-    for sentence in _SENTENCE_STOPS.finditer(text):
-        if ordering is not None and not ordering(*sentence.span()):
-            continue
-        said = sentence.group()
-        if len(said) > _LONGEST:
-            continue
-        ordered = _sending(said)
-        if ordered is None:
-            continue
-        quoted = quoted_spans(text) if quoted is None else quoted
-        if not _shown(text, sentence.span(), sentence.start() + ordered, quoted):
-            yield Span(sentence.start(), sentence.end(), "orders private data sent to a place it names")
+    yield from _said(text, _SENTENCE_STOPS, _MAY_ORDER, _sending, "orders private data sent to a place it names")
 
 
 # What the model holds from elsewhere than the result, private by itself: its own instructions, the conversation or its
@@ -216,23 +191,16 @@ def called_with(text: str) -> Iterator[Span]:
     machine. A result's own data is the user's to pass on; what it did not return is not the result's to send."""
     if MAY_CALL_WITH.search(text) is None:
         return
-    quoted: list[tuple[int, int]] | None = None
-    held = overlapping(MAY_CALL_WITH, text)  # where held data may be named: other sentences name none
-    for sentence in _SENTENCE_STOPS.finditer(text):
-        if held is not None and not held(*sentence.span()):
-            continue
-        said = sentence.group()
-        if len(said) > _LONGEST:
-            continue
-        ordered = _carried(said)
-        if ordered is None:
-            continue
-        # A name in code quotes (`notes`, `history`) is the call's field, not a quotation.
-        quoted = (
-            [(low, high) for low, high in quoted_spans(text) if " " in text[low:high]] if quoted is None else quoted
-        )
-        if not _shown(text, sentence.span(), sentence.start() + ordered, quoted):
-            yield Span(sentence.start(), sentence.end(), "orders a tool's call to carry data held from elsewhere")
+    # Where held data may be named: other sentences name none. A name in code quotes (`notes`, `history`) is the
+    # call's field, not a quotation.
+    yield from _said(
+        text,
+        _SENTENCE_STOPS,
+        MAY_CALL_WITH,
+        _carried,
+        "orders a tool's call to carry data held from elsewhere",
+        lambda whole: [(low, high) for low, high in quoted_spans(whole) if " " in whole[low:high]],
+    )
 
 
 def _carried(said: str) -> int | None:
@@ -249,6 +217,33 @@ def _carried(said: str) -> int | None:
     if _DENIED.search(said, max(0, first - 40), max(call.end(), held.start())) is not None:
         return None
     return call.start()
+
+
+def _said(
+    text: str,
+    sentences: re.Pattern[str],
+    near: Cue,
+    order: Callable[[str], int | None],
+    why: str,
+    quotations: Callable[[str], list[tuple[int, int]]] = quoted_spans,
+) -> Iterator[Span]:
+    """The sentences of `text` (`sentences`' matches) that overlap a place of `near` (RE2's places of the words the
+    order cannot be without), are at most `_LONGEST` long, hold an order (`order`: where it starts in the sentence)
+    and say it rather than show it (`_shown`, with `quotations` of the text), each a span with `why`."""
+    quoted: list[tuple[int, int]] | None = None
+    placed = overlapping(near, text)
+    for sentence in sentences.finditer(text):
+        if placed is not None and not placed(*sentence.span()):
+            continue
+        said = sentence.group()
+        if len(said) > _LONGEST:
+            continue
+        at = order(said)
+        if at is None:
+            continue
+        quoted = quotations(text) if quoted is None else quoted
+        if not _shown(text, sentence.span(), sentence.start() + at, quoted):
+            yield Span(sentence.start(), sentence.end(), why)
 
 
 def _shown(text: str, sentence: tuple[int, int], at: int, quoted: list[tuple[int, int]]) -> bool:
@@ -297,6 +292,8 @@ def single_quote_open(head: str) -> bool:
 
 def _ask(said: str) -> int | None:
     """Where in `said` a machine is asked to send something private (its request's start), or None."""
+    if _PRIVATE.search(said) is None:
+        return None
     for ask in _ASKED.finditer(said):
         send = _SEND.search(said, ask.end(), ask.end() + _SEND_REACH)
         if send is None or _DENIED.search(said, ask.start(), send.start()) is not None:
