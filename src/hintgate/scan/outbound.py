@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterator
 
 from hintgate.scan.cues import Cue
 from hintgate.scan.deferred import compiled
-from hintgate.scan.quoting import quotation_open, quoted_spans, quotes_attack
+from hintgate.scan.quoting import quotation_open, quoted_phrases, quoted_spans, quotes_attack
 from hintgate.scan.records import recorded_turn
 from hintgate.scan.spans import Span, overlapping
 
@@ -199,7 +199,7 @@ def called_with(text: str) -> Iterator[Span]:
         MAY_CALL_WITH,
         _carried,
         "orders a tool's call to carry data held from elsewhere",
-        lambda whole: [(low, high) for low, high in quoted_spans(whole) if " " in whole[low:high]],
+        quoted_phrases,
     )
 
 

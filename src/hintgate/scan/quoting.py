@@ -36,6 +36,7 @@ __all__ = [
     "labelled_values",
     "names_report",
     "quotation_open",
+    "quoted_phrases",
     "quoted_spans",
     "quotes_attack",
     "reports_around",
@@ -220,6 +221,12 @@ _RECORD_LINE = compiled(
 _WHOLE_QUOTE = compiled(
     r"(\"[^\"\n]{3,400}\"|'[^\n]{3,400}'|“[^”\n]{3,400}”|«[^»\n]{3,400}»|„[^“”\"\n]{3,400}[“”\"])[ \t]*[.,;]?[ \t]*"
 )
+
+
+def quoted_phrases(text: str) -> list[tuple[int, int]]:
+    """The spans of `quoted_spans` that hold more than one word: a name in code quotes (`notes`, `history`,
+    `get_weather`) is a call's field or a tool named, not a quotation."""
+    return [(low, high) for low, high in quoted_spans(text) if " " in text[low:high]]
 
 
 def _record_values(text: str) -> list[tuple[int, int]]:

@@ -42,7 +42,7 @@ from collections.abc import Collection, Iterator
 
 from hintgate.scan.cues import Cue
 from hintgate.scan.deferred import compiled
-from hintgate.scan.quoting import quoted_spans, quotes_attack
+from hintgate.scan.quoting import quoted_phrases, quotes_attack
 from hintgate.scan.spans import SENTENCE_PAST_NAMES, Span
 
 __all__ = ["MAY_SET_ASIDE_LATER", "may_shadow", "set_aside_later", "shadows"]
@@ -437,7 +437,7 @@ def set_aside_later(text: str) -> Iterator[Span]:
         # The tool turned from in the same sentence or the one before it.
         if _LATER.search(said) is not None and _turned_from(flat, before, sentence.end()):
             if quoted is None:  # a name in code quotes is no quotation
-                quoted = [(low, high) for low, high in quoted_spans(flat) if " " in flat[low:high]]
+                quoted = quoted_phrases(flat)
             if not _quoted(flat, sentence.start(), sentence.end(), quoted):
                 yield Span(sentence.start(), sentence.end(), "turns the model from another tool for later calls")
         before = sentence.start()
