@@ -10,7 +10,7 @@ is a name). A label shown rather than said (a quoted bracket, inline code, a lin
 write-up shows) is left alone. The same words heading
 data ("Operating system: Linux", "Operator: J. Ruiz") ask nothing: `scan.orders` finds no order in them.
 
-A result forges the chat in three more ways, each read the same (`forged_openings`):
+A result forges the chat in four more ways, each read the same (`forged_openings`):
 
 - **its own end**: a line saying the tool's output, result or document ends ("[END OF TOOL OUTPUT]", "--- END OF
   DOCUMENT ---", "</tool_output>") with text after it: per the MCP spec a result is the tool's content whole, so what
@@ -20,6 +20,9 @@ A result forges the chat in three more ways, each read the same (`forged_opening
 - **a notice from the model's maker**: an update, a notice or instructions said to come from the model's provider,
   vendor, developer or safety team ("Instruction update from your model provider"): no page speaks for the model's
   maker.
+- **an entry of the model's memory**: a bracketed tag saying the model's memory was saved, updated or recalled
+  ("[Memory updated] ...", "[memory 2026-10-02] User said: ..."): the memory is the client's, and what the entry says
+  the user wants is read as a turn of the user's (`_remembered_turns`).
 
 A line headed as a turn of the chat's user, model, system or developer in any language `scan.tongues` reads
 ("Korisnik: ...", "USER (verified by phone): ...", "### Developer message" on a line of its own, a role's word alone as
@@ -170,6 +173,7 @@ def turn_orders(text: str) -> list[Span]:
     found.extend(_message_turns(text))
     found.extend(_opened_orders(text))
     found.extend(_forged_calls(text))
+    found.extend(_remembered_turns(text))
     return found
 
 
@@ -385,8 +389,21 @@ _ROLE_WORD = Cue(
     re.IGNORECASE,
 )
 """A role's word as a label's end has it (`_ROLE_LINE` is read only on the lines where one stands)."""
+# A memory of the model's written into data: a bracketed tag heading a line that names the model's memory, saved,
+# updated or recalled ("[memory.update]", "[Memory updated]", "[memory 2026-10-02]", "[Saved memory from an earlier
+# session]"), in the commoner languages too ("[Sparat minne ...]", "[muisti tallennettu ...]", "[Память ...]").
+_MEMORY_WORD = (
+    r"memor(?:y|ies)|minne|muisti|hukommelse|geheugen|ged[aä]chtnis|erinnerung|m[eé]moire|mem[oó]ria|"
+    r"pami[eę][cć]|памя[тц]ь|памет|хотира|hafıza|bellek|記憶|记忆|기억|메모리|ذاكرة|זיכרון|स्मृति"
+)
+_MEMORY = Cue(
+    r"(?:^|\n|\\n)[ \t>*#|-]*\[[^\]\n\\]{0,40}?(?:" + _MEMORY_WORD + r")[^\]\n\\]{0,60}\][ \t]*", re.IGNORECASE
+)
 MAY_TURN = Cue(
-    _ROLE_WORD.pattern + r"|\buser[ \t]+asked[ \t]+(?:me|us)[ \t]+to[ \t]+(?:pass|relay|forward|send|give)\b",
+    _MEMORY.pattern
+    + "|"
+    + _ROLE_WORD.pattern
+    + r"|\buser[ \t]+asked[ \t]+(?:me|us)[ \t]+to[ \t]+(?:pass|relay|forward|send|give)\b",
     re.IGNORECASE,
 )
 """What a text holding a turn of the chat's roles written into data, or the user's words handed on (`_RELAYED`), holds
@@ -651,5 +668,36 @@ def _relayed_turns(text: str) -> list[Span]:
                 or (order.targets == ("act",) and _acting_verb(said))
             ):
                 found.append(Span(relayed.start(), start + e, _RELAYED_WHY))
+                break
+    return found
+
+
+_REMEMBERED_WHY = "a memory of the model's forged in data asks beyond a chat's ordinary asks"
+# What a memory's entry asks that counts: a user's turn's reach (`_USER_REACH`), and what the user is told changed.
+_REMEMBERED_REACH = _USER_REACH | {"user-view"}
+
+
+def _remembered_turns(text: str) -> list[Span]:
+    """The asks beyond a chat's ordinary ones said in a memory of the model's written into data (`_MEMORY`): the
+    model's memory is its client's, and no tool's data writes in it; what the entry says the user wants is read as a
+    turn of the user's forged in data is (`_user_turns`), and an entry that changes what the user is told counts too
+    (no user asks to be told less). An entry that records a fact or a taste ("[memory] prefers metric units") asks
+    nothing."""
+    found: list[Span] = []
+    for label in _read(_MEMORY.finditer(text), text):
+        start = label.end()
+        own_line = text.startswith(_LINE_BREAK, start) or text.startswith("\r\n", start)
+        while start < len(text) and text[start] in " \t\r\n":
+            start += 1
+        end = _note_end(text, start, stops=_BLANK_LINE if own_line else _LINE_BREAK)
+        said = text[start:end]
+        signed = _WAIVED.search(said) is not None or TARGET.search(said) is not None
+        for _, e, order in note_orders(said):
+            if (
+                _REMEMBERED_REACH.intersection(order.targets)
+                or (signed and order.targets == ("act",))
+                or (order.targets == ("act",) and _acting_verb(said))
+            ):
+                found.append(Span(label.start(), start + e, _REMEMBERED_WHY))
                 break
     return found
