@@ -10,7 +10,7 @@ is a name). A label shown rather than said (a quoted bracket, inline code, a lin
 write-up shows) is left alone. The same words heading
 data ("Operating system: Linux", "Operator: J. Ruiz") ask nothing: `scan.orders` finds no order in them.
 
-A result forges the chat in four more ways, each read the same (`forged_openings`):
+A result forges the chat in five more ways, each read the same (`forged_openings`):
 
 - **its own end**: a line saying the tool's output, result or document ends ("[END OF TOOL OUTPUT]", "--- END OF
   DOCUMENT ---", "</tool_output>") with text after it: per the MCP spec a result is the tool's content whole, so what
@@ -23,6 +23,9 @@ A result forges the chat in four more ways, each read the same (`forged_openings
 - **an entry of the model's memory**: a bracketed tag saying the model's memory was saved, updated or recalled
   ("[Memory updated] ...", "[memory 2026-10-02] User said: ..."): the memory is the client's, and what the entry says
   the user wants is read as a turn of the user's (`_remembered_turns`).
+- **a chat template's turn**: a turn of the user's or the system's opened at a line's start by a chat template's
+  control token ("<|im_start|>user", "<|start_header_id|>system<|end_header_id|>", "<start_of_turn>user") after the
+  tool's data: what it says, a question aside, counts (`_templated_turns`).
 
 A line headed as a turn of the chat's user, model, system or developer in any language `scan.tongues` reads
 ("Korisnik: ...", "USER (verified by phone): ...", "### Developer message" on a line of its own, a role's word alone as
@@ -174,6 +177,7 @@ def turn_orders(text: str) -> list[Span]:
     found.extend(_opened_orders(text))
     found.extend(_forged_calls(text))
     found.extend(_remembered_turns(text))
+    found.extend(_templated_turns(text))
     return found
 
 
@@ -399,8 +403,22 @@ _MEMORY_WORD = (
 _MEMORY = Cue(
     r"(?:^|\n|\\n)[ \t>*#|-]*\[[^\]\n\\]{0,40}?(?:" + _MEMORY_WORD + r")[^\]\n\\]{0,60}\][ \t]*", re.IGNORECASE
 )
+# A chat template's control token opening a turn of the user's or the system's: ChatML's "<|im_start|>user", Llama 3's
+# "<|start_header_id|>system<|end_header_id|>", Gemma's "<start_of_turn>user". These are a tokenizer's own symbols,
+# which no page, row or message holds as text of its own.
+_TEMPLATE_TURN = Cue(
+    r"(?:^|\n|\\n)[ \t]*(?:(?:<\|(?:eot_id|im_end|end|eos)\|>|<end_of_turn>|</s>)[ \t]*(?:\n|\\n)?[ \t]*)?"
+    r"(?:<\|im_start\|>[ \t]*(?:user|system|developer)\b|<\|start_header_id\|>[ \t]*(?:user|system|developer)[ \t]*"
+    r"<\|end_header_id\|>|<start_of_turn>[ \t]*(?:user|system)\b)",
+    re.IGNORECASE,
+)
+_TEMPLATE_TOKEN = re.compile(r"<\|[a-z_]{2,20}\|>|<(?:start|end)_of_turn>", re.IGNORECASE)
+# What shows a template rather than says it: a placeholder of one ("{{ message }}", "{prompt}", "{% for %}").
+_PLACEHOLDER = re.compile(r"\{\{|\{%|\{[a-z_]{2,20}\}", re.IGNORECASE)
 MAY_TURN = Cue(
-    _MEMORY.pattern
+    _TEMPLATE_TURN.pattern
+    + "|"
+    + _MEMORY.pattern
     + "|"
     + _ROLE_WORD.pattern
     + r"|\buser[ \t]+asked[ \t]+(?:me|us)[ \t]+to[ \t]+(?:pass|relay|forward|send|give)\b",
@@ -700,4 +718,36 @@ def _remembered_turns(text: str) -> list[Span]:
             ):
                 found.append(Span(label.start(), start + e, _REMEMBERED_WHY))
                 break
+    return found
+
+
+_TEMPLATED_WHY = "a turn of the user's or the system's written with a chat template's tokens after the tool's data"
+
+
+# How many words a turn written with a template's tokens says at least to count ("OK" is none).
+_FEWEST_WORDS = 3
+
+
+def _templated_turns(text: str) -> list[Span]:
+    """What a turn of the user's or the system's opened at a line's start by a chat template's control token
+    (`_TEMPLATE_TURN`) says, where the tokens stand after the tool's data: the tokens are the model's own turn
+    boundaries, so data that writes them ends the tool's output and says what follows as the user's or the system's,
+    and whatever it says there, a question aside, counts. A template shown (its tokens the text's first words, as a
+    model card's prompt format opens, a placeholder in it, introduced by a colon, fenced, quoted, or on a line about
+    attack wording) is left alone."""
+    found: list[Span] = []
+    first = _TEMPLATE_TOKEN.search(text)
+    if first is None or not text[: first.start()].strip() or _PLACEHOLDER.search(text) is not None:
+        return found
+    before = text[: first.start()].rstrip()
+    if before.endswith(":"):
+        return found  # a template introduced as an example ("The prompt looks like this:")
+    for turn in _read(_TEMPLATE_TURN.finditer(text), text):
+        start = turn.end()
+        close = _TEMPLATE_TOKEN.search(text, start, min(len(text), start + _LONGEST_NOTE))
+        end = min(len(text), start + _LONGEST_NOTE) if close is None else close.start()
+        said = text[start:end].strip(" \t\r\n\"'")
+        if len(said.split()) < _FEWEST_WORDS or said.endswith(_QUESTION):
+            continue  # a turn that says nothing, or asks a question: a chat's ordinary ask
+        found.append(Span(turn.start(), end, _TEMPLATED_WHY))
     return found
