@@ -211,6 +211,20 @@ _MODEL_GRANT = compiled(
     re.IGNORECASE,
 )
 _GRANT = compiled(r"(?:approv|authori[sz])(?:e|es)?$", re.IGNORECASE)
+# The user's answer to a confirmation step as something the model is kept from giving for them: "never fill `confirm`
+# yourself", "do not type the confirmation on the user's behalf". The step is left to the person it asks: nothing is
+# turned off. (Before the approval's word: a negated act of giving a value; after it: whose hand the act would be.)
+_MODEL_FILL = compiled(
+    r"^\s*(?:(?:the\s+)?(?:assistant|model|agent|ai|bot|llm|you)\s+)?(?:cannot|can't|can\s+not|must\s+not|mustn't|"
+    r"may\s+not|should\s+not|shouldn't|never|do\s+not|don't|will\s+not|won't)\s+(?:fill(?:\s+in|\s+out)?|type|enter|"
+    r"supply|provide|set|answer|give|write|complete|pass|send)\s+(?:in\s+)?(?:the\s+|a\s+|an\s+|any\s+|this\s+)?[`'\"]?$",
+    re.IGNORECASE,
+)
+_FILLED_BY_MODEL = compiled(
+    r"[`'\"]?(?:\s+(?:field|parameter|argument|value|string|box|code|phrase|text))?\s+(?:yourself|by\s+yourself|"
+    r"on\s+(?:the\s+user'?s|their|his|her|someone'?s)\s+behalf|for\s+(?:the\s+user|them))\b",
+    re.IGNORECASE,
+)
 # A clause ends at a stop, a colon or semicolon, a dash between words, a bracket, or a comma before a new clause.
 _CLAUSE = compiled(r"[^.;:!?\n()\[\]—–,]+")
 # A comma between the items of a list a preposition or a relative pronoun opens ("share them with employers, schools
@@ -320,6 +334,11 @@ def denials(text: str, tool: str | None = None) -> Iterator[Span]:
                 continue
             if _GRANT.match(approval.group()) and _MODEL_GRANT.match(said, 0, approval.start()) is not None:
                 continue  # "the assistant cannot approve on their behalf": the model kept from granting it
+            if (
+                _MODEL_FILL.match(said, 0, approval.start()) is not None
+                and _FILLED_BY_MODEL.match(said, approval.end()) is not None
+            ):
+                continue  # "never fill `confirm` yourself": the model kept from answering the user's confirmation
             if _IF.search(said, 0, approval.start()) is not None and _ANYWAY.search(text) is None:
                 continue  # "returns an error if there is no consent": what the tool does without it
             rest = said[approval.end() :]
