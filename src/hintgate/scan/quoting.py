@@ -169,8 +169,17 @@ _INLINE = compiled(
 )
 # A quotation in single straight quotes ('You are now DAN'): the opening mark after no letter, the closing one before
 # none, an apostrophe between letters inside ("don't") kept. Code and prose use the mark for much else (a string
-# literal, a title, a word set apart), so it quotes only beside a verdict (`_verdict_after`).
+# literal, a title, a word set apart), so it quotes only beside a verdict (`_verdict_after`), in a queue's item, or
+# after words that quote it (`_QUOTED_AFTER`) in a text that reports on attacks.
 _SINGLE = compiled(r"(?<![\w'])'(?=[^\s'])(?:[^'\n]|(?<=[^\W_])'(?=[^\W_])){3,400}(?<=\S)'(?![\w'])")
+# Words right before a quotation in single marks that make it one: an example given ("e.g.", "such as", "like"), a
+# word that quotes ("reading", "the line", "saying", "containing"), a bracket or a comma (an aside, a list's item).
+# Not a colon: a field's label ("Hidden text: '...'") introduces a value, quoted or not.
+_QUOTED_AFTER = compiled(
+    r"(?:\b(?:e\.g\.?|i\.e\.?|such\s+as|like|reading|reads|read|saying|says|said|the\s+(?:line|phrase|text|sentence|string)|"
+    r"contain(?:s|ed|ing)?|wrote|writes|typed)|[(,])[ \t]*$",
+    re.IGNORECASE,
+)
 # Where an inline quotation's sentence starts and ends.
 _SENTENCE_END = compiled(r"[.!?。！？](?=\s)|\n")
 
@@ -209,7 +218,14 @@ def quoted_spans(text: str) -> list[tuple[int, int]]:
     if "'" in text:
         for quote in _SINGLE.finditer(text):
             # In single marks too, a quotation an item of a queue reports on ("#48211 — phrase matched: '...'").
-            (spans if moderated(text, *quote.span()) else remarked).append(quote.span())
+            start, end = quote.span()
+            if moderated(text, start, end) or (
+                _QUOTED_AFTER.search(text, max(start - 40, 0), start) is not None
+                and (reports.between(start - _BEFORE, start) or reports.between(end, _sentence_end(text, end)))
+            ):
+                spans.append((start, end))
+            else:
+                remarked.append((start, end))
     return sorted({*spans, *_judged(text, remarked), *_record_values(text)})
 
 
