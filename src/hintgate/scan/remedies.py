@@ -48,25 +48,32 @@ _FAILURE = compiled(
     r"(?m)^[^\n]{0,48}?(?:"
     r"(?<![^\W_])(?i:error|errors|err|fatal|failed|failure|fails|denied|forbidden|unauthori[sz]ed|exception|traceback|"
     r"timeout|timed\s+out|expired|exceeded|mismatch|corrupt(?:ed|ion)?|unavailable|unreachable|quarantined|blocked|"
-    r"locked|offline|deprecated|retired|overdue|throttl\w+|rate[\s_-]?limit\w*)(?![^\W_])"
+    r"locked|offline|deprecated|retired|overdue|throttl\w+|rate[\s_-]?limit\w*|aborted|rejected|declined|fault|"
+    r"went\s+wrong)(?![^\W_])"
     r"|[A-Za-z]*(?:Error|Exception|Fault)\b"
+    # a failure's name in one word, its failure last: "PaymentGatewayTimeout", "ChecksumMismatch", "QuotaExceeded"
+    r"|^\s*[A-Z][a-z]+(?:[A-Z][a-z]*)*(?-i:Timeout|Mismatch|Exceeded|Denied|Failed|Failure|Unavailable|Expired|"
+    r"Rejected|Aborted|Declined)\b"
     r"|\bHTTP(?:/[\d.]+)?\s+[45]\d\d\b|^\s*[45]\d\d\s+[\w.]|^\s*E:\s"
     # a failure's name or code heading its line, in any language: "QuotaExceeded:", "PAYMENT_DECLINED (code 05)",
     # "KLAIDA 503:", "Gwall 500:", "Error 0x7F:"
-    r"|^\s*[A-Z][a-z]+(?:[A-Z][a-z]+)+:\s|^\s*[A-Z]{2,}(?:_[A-Z0-9]+)+(?=\s*(?:$|[:(]))"
+    r"|^\s*[A-Z][a-z]+(?:[A-Z][a-z]+)+:\s|^\s*[A-Z]+(?:_[A-Z0-9]+)+(?=\s*(?:$|[:(]))"
     r"|^\s*[^\W\d_]+\s+(?:[45]\d\d|0x[0-9A-Fa-f]+)\s*:"
     r"|(?i:erreur|fehler|errore|erro|fout|błąd|hata|lỗi|kesalahan|ralat|galat|virhe|feil|fel|eroare|chyba|hiba|"
-    r"hitilafu|hitilafu|ошибка|помилка|σφάλμα|hindi\s+awtorisado)"
+    r"hitilafu|hitilafu|ошибка|помилка|σφάλμα|hindi\s+awtorisado|viga|грешка|қате|алдаа)"
+    r"|பிழை|ስህተት|កំហុស"
     r"|خطأ|خطا|שגיאה|त्रुटि|エラー|오류|错误|錯誤|ข้อผิดพลาด)",
 )
 # The failure's words, searched by RE2 over the whole text (`_FAILURE` then reads the line of each).
 _MAY_FAIL = Cue(
     r"(?:error|errors|err|fatal|failed|failure|fails|denied|forbidden|unauthori[sz]ed|exception|traceback|timeout|"
     r"timed\s+out|expired|exceeded|mismatch|corrupt|unavailable|unreachable|quarantined|blocked|locked|offline|"
-    r"deprecated|retired|overdue|throttl|rate[\s_-]?limit|fault|HTTP|E:|erreur|fehler|errore|erro|fout|błąd|hata|lỗi|"
-    r"kesalahan|ralat|galat|virhe|feil|fel|eroare|chyba|hiba|hitilafu|awtorisado|ошибка|помилка|σφάλμα|"
-    r"خطأ|خطا|שגיאה|त्रुटि|エラー|오류|错误|錯誤|ข้อผิดพลาด|[45]\d\d|0x[0-9a-f]+\s*:)"
-    r"|(?-i:[A-Z][a-z]+(?:[A-Z][a-z]+)+:|\b[A-Z]{2,}(?:_[A-Z0-9]+)+\b)",
+    r"deprecated|retired|overdue|throttl|rate[\s_-]?limit|fault|aborted|rejected|declined|went\s+wrong|HTTP|E:|"
+    r"erreur|fehler|errore|erro|fout|błąd|hata|lỗi|kesalahan|ralat|galat|virhe|feil|fel|eroare|chyba|hiba|hitilafu|"
+    r"awtorisado|ошибка|помилка|σφάλμα|viga|грешка|қате|алдаа|பிழை|ስህተት|កំហុស|"
+    r"خطأ|خطا|שגיאה|त्रुटि|エラー|오류|错误|錯誤|ข้อผิดพลาด|[45]\d\d|0x[0-9a-f]+\s*:|Timeout|Mismatch|Exceeded|Denied|"
+    r"Failed|Failure|Unavailable|Expired|Rejected|Aborted|Declined)"
+    r"|(?-i:[A-Z][a-z]+(?:[A-Z][a-z]+)+:|\b[A-Z]+(?:_[A-Z0-9]+)+\b)",
     re.IGNORECASE,
 )
 # How far a failure's remedy reaches: a sentence starting at most this many characters after the failure's line.
@@ -322,12 +329,14 @@ _ASKS = compiled(
 REMEDY_CUE = Cue(
     r"\b(?:error|errors|err|fatal|failed|failure|fails|denied|forbidden|unauthori[sz]ed|exception|traceback|timeout|"
     r"expired|exceeded|mismatch|corrupt\w*|unavailable|unreachable|quarantined|blocked|locked|offline|deprecated|"
-    r"retired|overdue|throttl\w+|limit\w*|\w*Error|\w*Exception|erreur|fehler|errore|erro|fout|błąd|hata|lỗi|"
-    r"kesalahan|ralat|galat|virhe|feil|fel|eroare|chyba|hiba|hitilafu|awtorisado|ошибка|помилка|σφάλμα|"
+    r"retired|overdue|throttl\w+|limit\w*|\w*Error|\w*Exception|aborted|rejected|declined|fault|wrong|"
+    r"\w*(?:Timeout|Mismatch|Exceeded|Denied|Failed|Failure|Unavailable|Expired|Rejected|Aborted|Declined)|"
+    r"erreur|fehler|errore|erro|fout|błąd|hata|lỗi|kesalahan|ralat|galat|virhe|feil|fel|eroare|chyba|hiba|hitilafu|"
+    r"awtorisado|ошибка|помилка|σφάλμα|viga|грешка|қате|алдаа|"
     r"pre-?approved|pre-?authori[sz]ed|pre-?agreed|approved?|authori[sz]ed|sanctioned|signed|approval|consent\w*|"
     r"enabled|genehmigt|freigegeben|approuvé|autorisé|aprobad[oa]|aprobó|autorizad[oa]|aprovad[oa]|aprovou|"
     r"zatwierdzi\w*|aprobat|hyväksy\w*|godkjent|godkänt|onayladı|onaylandı|meluluskan|diluluskan|disetujui|"
-    r"menyetujui)\b|HTTP|\bE:|\b[45]\d\d\s*:|(?-i:\b[A-Z][a-z]+(?:[A-Z][a-z]+)+:|\b[A-Z]{2,}(?:_[A-Z0-9]+)+\b)|خطأ|خطا|שגיאה|त्रुटि|エラー|오류|错误|錯誤|ข้อผิดพลาด|承認|批准|승인|אושר|الموافقة",
+    r"menyetujui)\b|HTTP|\bE:|\b[45]\d\d\s*:|(?-i:\b[A-Z][a-z]+(?:[A-Z][a-z]+)+:|\b[A-Z]+(?:_[A-Z0-9]+)+\b)|பிழை|ስህተት|កំហុស|خطأ|خطا|שגיאה|त्रुटि|エラー|오류|错误|錯誤|ข้อผิดพลาด|承認|批准|승인|אושר|الموافقة",
     re.IGNORECASE,
 )
 
