@@ -136,15 +136,17 @@ _TOOL = compiled(
 # The user kept out of it: "do not ask the user", "without prompting", "no confirmation is needed", "the user does
 # not need to be consulted", "silently", and the same in the commonest languages.
 _EXCLUDED = compiled(
-    r"\b(?:do\s+not|don't|never|no\s+need\s+to|need\s+not|needn't|without)\s+(?:\w+\s+){0,2}?(?:ask(?:ing)?|tell(?:ing)?|"
-    r"notify(?:ing)?|inform(?:ing)?|bother(?:ing)?|consult(?:ing)?|alert(?:ing)?|prompt(?:ing)?|re-?confirm(?:ing)?|"
-    r"confirm(?:ing)?|mention(?:ing)?|interrupt(?:ing)?|check(?:ing)?\s+with|involv(?:e|ing)|escalat(?:e|ing))\b"
+    r"\b(?:do\s+not|don't|never|no\s+need\s+to|need\s+not|needn't|without|avoid)\s+(?:\w+\s+){0,2}?(?:ask(?:ing)?|"
+    r"tell(?:ing)?|notify(?:ing)?|inform(?:ing)?|bother(?:ing)?|consult(?:ing)?|alert(?:ing)?|prompt(?:ing)?|"
+    r"re-?confirm(?:ing)?|confirm(?:ing)?|mention(?:ing)?|interrupt(?:ing)?|check(?:ing)?\s+with|involv(?:e|ing)|"
+    r"escalat(?:e|ing)|explain(?:ing)?|flag(?:ging)?)\b"
     r"|\b(?:users?|customers?|owners?|patrons?|passengers?|anyone|engineers?|teams?|approvers?|estimators?|they|"
     r"guests?|clients?|members?|patients?|travell?ers?|riders?|tenants?|residents?|recipients?|crew)\s+"
     r"(?:(?:does|do|will|need)\s*(?:not|n't)|won't)\s+(?:need\s+to\s+)?(?:be\s+)?(?:consulted|asked|told|notified|"
     r"informed|involved|know|see|approve|notice)\b"
-    r"|\bno\s+(?:\w+\s+)?(?:confirmation|approval|consent|interaction|review|sign-?off)\s+(?:is\s+|was\s+)?"
-    r"(?:needed|required|necessary)\b"
+    r"|\bno\s+(?:\w+\s+)?(?:confirmation|approval|consent|interaction|review|sign-?off|notification)\s+(?:is\s+|was\s+)?"
+    r"(?:needed|required|necessary)\b|\bneeds?\s+no\s+(?:\w+\s+)?(?:confirmation|approval|consent|review|sign-?off)\b"
+    r"|\bthe\s+[a-z]+\s+(?:does|do|will)\s*(?:not|n't)\s+need\s+to\s+(?:know|be\s+(?:told|asked|consulted|notified|informed))\b"
     r"|\b(?:does|do|will)\s*(?:not|n't)\s+(?:require|need)\s+(?:\w+\s+)?(?:approval|confirmation|consent|sign-?off)"
     r"|\b(?:retry|apply|do|run|fix|proceed|send|resend|pay|update|complete|handle)\w*\s+(?:(?:it|this|them|that)\s+)?"
     r"(?:silently|quietly)\b|\b(?:silently|quietly)\s+(?:retry|apply|do|run|fix|proceed|send|resend|pay|update)\b"
@@ -316,9 +318,11 @@ _ASKS = compiled(
     r"(?:call|run|execute|invoke|use|set|add|install|send|resend|forward|upload|post|pay|transfer|grant|disable|skip|"
     r"delete|remove|write|update|reset|rotate|ask|collect|pass|include|navigate|fetch|export|reissue|edit|change|"
     r"modify|apply|resubmit|retry|turn|switch|store|save|type|enter|provide|share|place|approve|mark|issue|book|"
+    r"tell|paste|attach|open|increase|decrease|lower|raise|reply|give|cancel|read|present|"
     r"Rufe|Setze|Führe|appelle[zr]?|ejecut[ae]|llam[ae]|use|chame|execute|wykonaj|uruchom|aby|Apelează|Para|gamit|"
     r"vie|lähetä|matikan|baguhin|bildir|i-upload)\b"
     r"|\b(?:must|should|needs?\s+to|has\s+to|is\s+to|can\s+resolve|can\s+fix|anapaswa|perlu|harus|debe|deve|muss|doit)\b"
+    r"|\b(?:requires?|asks?|needs?)\s+(?:the\s+)?(?:model|assistant|agent|AI)\s+to\b"
     r"|`?[a-z][a-z0-9]*(?:_[a-z0-9]+)+`?\s*(?:with|を|で|mit|avec|con|com|ile|dengan)\b|[a-z]+_[a-z_]+\s*\((?!\d)"
     r"|(?:してください|して下さい|を呼び出|を実行|请|請|하세요|하십시오)",
     re.IGNORECASE,
@@ -343,7 +347,11 @@ REMEDY_CUE = Cue(
 # Where a sentence of a remedy ends: a stop and a space, or a line break (but where wrapped text goes on in lower case).
 # (A run of ordinary characters is one step of the loop: the same matches, as no step's characters start another's and
 # the sentence's end always matches, so the loop is never backtracked into; each character a step is many times slower.)
-_SENTENCE = compiled(r"(?:[^\n.!?。！？]+|[.!?](?![\s.!?]|$)|\n(?=[ \t]*[a-z]))+[.!?。！？]*")
+# A step's number heading its line ("1. Call x", "2) Retry") opens the step's sentence, not a sentence of its own: a
+# numbered remedy is read step by step, each with its neighbours, as prose is.
+_SENTENCE = compiled(
+    r"(?:(?m:^)[ \t]*\d{1,2}[.)][ \t]|[^\n.!?。！？]+|[.!?](?![\s.!?]|$)|\n(?=[ \t]*[a-z]))+[.!?。！？]*"
+)
 # A line break that `_SENTENCE` puts in no sentence: the sentences after it are cut alike from wherever one starts.
 _BREAK = compiled(r"\n(?![ \t]*[a-z])")
 
