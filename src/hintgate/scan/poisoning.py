@@ -2172,6 +2172,29 @@ def _judge(
     return _judged(path, text, tool, signals, off, is_key, near)
 
 
+def _opens_a_turn(text: str, signal: _Signal) -> bool:
+    """Whether a role tag opens a turn of a chat in a tool's own definition: a system or chat tag (`<system>`,
+    `[INST]`, `### SYSTEM`, `<|assistant|>`), or a role's name with a colon at the head of a line ("Assistant:",
+    "SYSTEM:"). A server describes its tool to the model in its own voice; a turn written into the definition forges
+    the chat's system, user or assistant around it. A role named inside a sentence ("rules for the assistant:",
+    "Agents: confirm first") addresses the reader of the text, which a tool's guidance may do, and a note labelled
+    by its author ("Developer note:", "System message:") is a note, not a turn: both stay warnings."""
+    if signal.phrase.what != "a role marker addressed to the model":
+        return True
+    line = text.rfind("\n", 0, signal.start) + 1
+    return not text[line : signal.start].strip() and _BARE_ROLE.fullmatch(signal.found) is not None
+
+
+def _formats_chats(tool: str | None) -> bool:
+    """Whether a tool's name says its job is chat formats or prompts (`render_chat_template`, `build_messages`): its
+    definition writes turns as its data."""
+    return tool is not None and _FORMAT_JOB.search(_CAMEL.sub(" ", tool).translate(_NAME_SPACES)) is not None
+
+
+# A turn's speaker: the role's name alone before its colon.
+_BARE_ROLE = re.compile(r"\s*[^\W\d_]+\s*:\s*")
+
+
 def _undecoded(path: str, tool: str | None, spans: list[tuple[int, int]], is_key: bool, size: int) -> list[ScanFinding]:
     return [
         ScanFinding(
@@ -2244,7 +2267,8 @@ def _judged(
     role = [s for s in live if s.phrase.what in _ROLE_TAGS]
     value = near is None and not is_key and _VALUE_OR_LABEL.search(path) is not None
     high = (
-        BOTH in kinds
+        (near is None and not is_key and any(_opens_a_turn(text, s) for s in role) and not _formats_chats(tool))
+        or BOTH in kinds
         or (value and any(s.phrase.what in _ORDERS_IN_VALUES for s in live))
         or (ADDRESS in kinds and REACH in kinds)
         or (tag and MENTION in kinds)
