@@ -98,6 +98,7 @@ from hintgate.scan.reading import (
     normalized,
     read,
     spelled_out,
+    split_phrases,
 )
 from hintgate.scan.records import recorded_turn
 from hintgate.scan.remedies import REMEDY_CUE, result_remedies
@@ -3436,7 +3437,8 @@ def _ends_with_cue(window: str) -> bool:
 
 
 def _unicode_findings(path: str, text: str, tool: str | None, *, is_name: bool) -> Iterator[ScanFinding]:
-    for start, end in invisible_spans(text):
+    runs = list(invisible_spans(text))
+    for start, end in runs:
         run = text[start:end]
         bidi = [c for c in run if ord(c) in _BIDI]
         if bidi:
@@ -3456,6 +3458,19 @@ def _unicode_findings(path: str, text: str, tool: str | None, *, is_name: bool) 
             end,
             tool,
             decoded=hidden or None,
+        )
+    # Letters or words split one by one by invisible characters: a phrase hidden from people (`split_phrases`), as
+    # tag characters spelling words are (`_result_level` reads the phrase as it reads their text).
+    for start, end, phrase in split_phrases(text, runs):
+        shown = phrase if len(phrase) <= 80 else phrase[:77] + "..."
+        yield ScanFinding(
+            "HG601",
+            f"{path} has invisible characters splitting the letters or words of {shown!r}",
+            path,
+            start,
+            end,
+            tool,
+            decoded=phrase,
         )
     if is_name:
         lookalikes = confusable_letters(text)

@@ -27,12 +27,13 @@ import binascii
 import bisect
 import functools
 import html
+import itertools
 import re
 import sys
 import threading
 import unicodedata
 import urllib.parse
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from hintgate.hints.names import fold_lookalikes
@@ -54,6 +55,7 @@ __all__ = [
     "normalized",
     "read",
     "replaced",
+    "split_phrases",
     "stand_ins",
 ]
 
@@ -118,6 +120,36 @@ def invisible_spans(text: str) -> Iterator[tuple[int, int]]:
         if end - start == 1 and _allowed(text, start):
             continue
         yield start, end
+
+
+# What stands between two runs of invisible characters in a text they split: one character (a letter spelled out, a
+# space) or one Latin word with the space before it, if any (the invisible character standing for the space after
+# it). Latin only: Thai, Khmer, Lao, Burmese and Japanese text separates its words with zero-width spaces.
+_SPLIT_GAP = re.compile(r"[^\n]|[ ]?[!-~]{1,24}")
+# Three words of letters in a row: a phrase, not a name, a URL or a code broken for wrapping.
+_SPLIT_PHRASE = re.compile(r"[^\W\d_]{2,}\s+[^\W\d_]{2,}\s+[^\W\d_]{2,}")
+_SPLIT_RUNS = 6
+
+
+def split_phrases(text: str, runs: Sequence[tuple[int, int]]) -> Iterator[tuple[int, int, str]]:
+    """The stretches of `text` whose letters or words its invisible `runs` (from `invisible_spans`, in order) split
+    one by one, each with the phrase it reads as: at least six runs in a row with one character or one Latin word
+    between each two, reading as three words or more ("A<ZWSP>l<ZWSP>w<ZWSP>a<ZWSP>y<ZWSP>s ...",
+    "call<ZWSP>the<ZWSP>tool<ZWSP>now"). No writing system puts an invisible character after every letter, nor
+    one in place of every space between Latin words: such a stretch is hidden from people and filters, not drawn for
+    them."""
+    chain: list[tuple[int, int]] = []
+    for run in [*runs, (-1, -1)]:
+        if chain and run[0] >= 0 and _SPLIT_GAP.fullmatch(text, chain[-1][1], run[0]) is not None:
+            chain.append(run)
+            continue
+        if len(chain) >= _SPLIT_RUNS:
+            gaps = [text[a[1] : b[0]] for a, b in itertools.pairwise(chain)]
+            joiner = "" if sum(len(gap) == 1 for gap in gaps) * 2 > len(gaps) else " "
+            phrase = joiner.join(gap.strip() if joiner else gap for gap in gaps)
+            if _SPLIT_PHRASE.search(phrase) is not None:
+                yield chain[0][0], chain[-1][1], phrase
+        chain = [run]
 
 
 def _allowed(text: str, at: int) -> bool:
