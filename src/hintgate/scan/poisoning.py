@@ -55,6 +55,7 @@ from hintgate.scan.fields import field_orders
 from hintgate.scan.findings import SCAN_RULES, UNSCANNED, Key, Level, Location, ScanFinding, ScanRule, high_findings
 from hintgate.scan.orders import PROHIBITION, Order, judge_result, judge_text, main_script, reaches, result_cue
 from hintgate.scan.outbound import MAY_ASK_OUT, MAY_CALL_WITH, MAY_SEND_OUT, asked_out, called_with, sent_out
+from hintgate.scan.padded import may_pad, padded
 from hintgate.scan.phrases import (
     ADDRESS,
     BOTH,
@@ -886,6 +887,9 @@ def _scan_strings(
         # A failure's harmful remedy or an act on an approval claimed (`scan.remedies`): its own cue, in any text.
         cued = {location for location, text in texts if text and REMEDY_CUE.search(text[:RESULT_LINEAR_CHARACTERS])}
         findings.extend(_said_findings(texts, cued, findings, tool, result_remedies, _REMEDIED, detector))
+        # A sentence padding hides from people that speaks to its reader (`scan.padded`).
+        padding = {location for location, text in texts if text and may_pad(text[:RESULT_LINEAR_CHARACTERS])}
+        findings.extend(_said_findings(texts, padding, findings, tool, padded, _PADDED, detector))
         # An answer scripted for whoever asks, or a claim made while the data is kept back (`scan.scripted`).
         scripting = {
             location for location, text in texts if text and may_script_result(text[:RESULT_LINEAR_CHARACTERS])
@@ -1130,6 +1134,7 @@ _SHIFTED = "moves the authority over the model"
 _CONTRADICTED = "scripts the model's reply to its user against the result's own data"
 _REMEDIED = "asks for a harmful remedy, an act on an approval it claims, or its error hidden from the user"
 _SCRIPTED = "scripts the model's answer before it reads the data"
+_PADDED = "hides words for the model from people"
 _ASKED_OUT = "asks for private data to be sent out"
 _SET_ASIDE_LATER = "takes another tool's place in later calls"
 _WITHHELD = "keeps data from the person the model answers"

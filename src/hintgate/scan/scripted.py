@@ -36,7 +36,15 @@ from hintgate.scan.outbound import quoted_before
 from hintgate.scan.quoting import quoted_spans, quotes_attack
 from hintgate.scan.spans import SENTENCE, Span, sentences_with
 
-__all__ = ["MAY_ANSWER_USER", "answers_user", "may_script", "may_script_result", "result_scripts", "scripted"]
+__all__ = [
+    "MAY_ANSWER_USER",
+    "answers_user",
+    "may_script",
+    "may_script_result",
+    "relaying",
+    "result_scripts",
+    "scripted",
+]
 
 _PERSON = (
     r"(?:(?:the|a|an|any|your|our|each|every|this)\s+)?(?:end[\s-])?(?:users?|customers?|clients?|callers?|requesters?|"
@@ -222,6 +230,12 @@ _RELAY_SOLE = compiled(
 _RELAY_OBJECT = compiled(r"\s*(?:[\w'’-]+(?:\s+[\w'’-]+){0,4}\s+)?", re.IGNORECASE)
 _RELAY_LEAD = compiled(r"(?:[,;:]|\b(?:and|then|please|just|also|always|simply|only))\s*$", re.IGNORECASE)
 _MAY_RELAY = Cue(_RELAYING.pattern, re.IGNORECASE)
+
+
+def relaying(sentence: str) -> bool:
+    """Whether `sentence` (of a result) is framed by the passing on of the result ("when summarising", "in any
+    answer"): said to whoever sums it up."""
+    return _RELAYING.search(sentence) is not None
 
 
 def _relayed(sentence: str) -> bool:
