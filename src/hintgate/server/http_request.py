@@ -19,13 +19,23 @@ from starlette.requests import Request
 __all__ = ["HttpRequest"]
 
 
+_RAW_NAMES: dict[str, bytes] = {}
+"""Each name asked for, as the raw header list spells it (lowercased, latin-1): the same dozen names are asked for
+by every request, and lowercasing and encoding each cost as much as the search."""
+_RAW_NAMES_KEPT = 256
+
+
 class _Headers(Headers):
     @overload
     def get(self, key: str) -> str | None: ...
     @overload
     def get(self, key: str, default: Any) -> Any: ...
     def get(self, key: str, default: Any = None) -> Any:
-        wanted = key.lower().encode("latin-1")
+        wanted = _RAW_NAMES.get(key)
+        if wanted is None:
+            wanted = key.lower().encode("latin-1")
+            if len(_RAW_NAMES) < _RAW_NAMES_KEPT:
+                _RAW_NAMES[key] = wanted
         for name, value in self._list:
             if name == wanted:
                 return value.decode("latin-1")
