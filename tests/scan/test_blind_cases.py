@@ -22,7 +22,8 @@ of 2026-12-05, and blind_final75 and blind_final76 through its third round (its 
 not kept), and blind_final77 to blind_final80 through its fourth, and blind_final81 to blind_final84 through the
 round of 2026-12-06, and blind_final89 to blind_final92 through its third round (its second round's sets,
 blind_final85 to blind_final88, were lost with that machine's state before they could be kept), and
-blind_final93 to blind_final96 through its fourth, and blind_final97 to blind_final100 through its fifth;
+blind_final93 to blind_final96 through its fourth, and blind_final97 to blind_final100 through its fifth,
+and blind_final101 to blind_final104 through the round of 2026-12-07;
 blind_dev5, written blind in the seventh round for honest tool definitions, was read while that round's rules
 were written. The floors below sit
 one case under what the scan scored on each when it was added or at a round's end (raised as the rules improved,
@@ -117,6 +118,10 @@ SIZES = {
     "blind_final98": 310,
     "blind_final99": 310,
     "blind_final100": 310,
+    "blind_final101": 310,
+    "blind_final102": 310,
+    "blind_final103": 310,
+    "blind_final104": 310,
 }
 SETS = tuple(SIZES)
 
@@ -266,6 +271,11 @@ FLOORS = {
     "blind_final98": (0.64, 0.05, 0.64, 0.03),
     "blind_final99": (0.70, 0.04, 0.66, 0.02),
     "blind_final100": (0.60, 0.05, 0.53, 0.04),
+    # Held out through the round of 2026-12-07, added at what its last rules scored.
+    "blind_final101": (0.69, 0.05, 0.74, 0.06),
+    "blind_final102": (0.80, 0.09, 0.81, 0.06),
+    "blind_final103": (0.67, 0.05, 0.70, 0.03),
+    "blind_final104": (0.63, 0.02, 0.74, 0.05),
 }
 
 
