@@ -677,17 +677,21 @@ def _relayed_turns(text: str) -> list[Span]:
         while start < len(text) and text[start] in " \t\r\n\"'“‘":
             start += 1
         end = _note_end(text, start, stops=_BLANK_LINE if text[relayed.end() : start].count("\n") else _LINE_BREAK)
-        said = text[start:end]
-        signed = _WAIVED.search(said) is not None or TARGET.search(said) is not None
-        for _, e, order in note_orders(said):
-            if (
-                _USER_REACH.intersection(order.targets)
-                or (signed and order.targets == ("act",))
-                or (order.targets == ("act",) and _acting_verb(said))
-            ):
-                found.append(Span(relayed.start(), start + e, _RELAYED_WHY))
-                break
+        reached = _reaching_order(text[start:end], _USER_REACH)
+        if reached is not None:
+            found.append(Span(relayed.start(), start + reached, _RELAYED_WHY))
     return found
+
+
+def _reaching_order(said: str, reach: frozenset[str]) -> int | None:
+    """Where the first order in the words handed on as someone's turn ends, if it asks what the turn's forging is
+    for: a target in `reach`, or an act that changes something (signed by a waiver or a target, or said with an
+    acting verb); None when every order there is a chat's ordinary ask."""
+    signed = _WAIVED.search(said) is not None or TARGET.search(said) is not None
+    for _, e, order in note_orders(said):
+        if reach.intersection(order.targets) or (order.targets == ("act",) and (signed or _acting_verb(said))):
+            return e
+    return None
 
 
 _REMEMBERED_WHY = "a memory of the model's forged in data asks beyond a chat's ordinary asks"
@@ -708,16 +712,9 @@ def _remembered_turns(text: str) -> list[Span]:
         while start < len(text) and text[start] in " \t\r\n":
             start += 1
         end = _note_end(text, start, stops=_BLANK_LINE if own_line else _LINE_BREAK)
-        said = text[start:end]
-        signed = _WAIVED.search(said) is not None or TARGET.search(said) is not None
-        for _, e, order in note_orders(said):
-            if (
-                _REMEMBERED_REACH.intersection(order.targets)
-                or (signed and order.targets == ("act",))
-                or (order.targets == ("act",) and _acting_verb(said))
-            ):
-                found.append(Span(label.start(), start + e, _REMEMBERED_WHY))
-                break
+        reached = _reaching_order(text[start:end], _REMEMBERED_REACH)
+        if reached is not None:
+            found.append(Span(label.start(), start + reached, _REMEMBERED_WHY))
     return found
 
 
