@@ -10,10 +10,9 @@ hidden from the person and placed for the model. It is flagged when it speaks
 to its reader: it names the user (only the model that called the tool answers
 a "user"), calls the model by its role (`scan.vocatives`), is framed by the
 passing on of the result ("when presenting", `scan.scripted`) or opens with a
-heading in capitals that names who runs the service or sets the model's rules ("ADMIN:", "SYSTEM
-OPERATOR:"). A
-sentence after padding that does none of these (a footer, a total) is left
-to the other rules.
+heading in capitals that names who runs the service or sets the model's rules
+("ADMIN:", "SYSTEM OPERATOR:"). A sentence after padding that does none of
+these (a footer, a total) is left to the other rules.
 """
 
 from __future__ import annotations
