@@ -3706,17 +3706,24 @@ def _spoken(texts: list[tuple[str, str]]) -> list[tuple[str, str]]:
     ]
 
 
+def _writes_or_detects_turns(texts: list[tuple[str, str]], name: str | None) -> bool:
+    """Whether a definition's tool writes chat turns as its data (its name or its description's opening names chat
+    formats or prompts: a template, a tokenizer, a dataset of messages) or detects attacks, which quote them: a turn
+    or a note to the model in its texts is then its subject, not said to the model."""
+    description = next((text for path, text in texts if path == "description"), "")
+    job = f"{(name or '').replace('_', ' ')} {description[:200]}"
+    return (name is not None and _detects_attacks(name, description)) or _FORMAT_JOB.search(job) is not None
+
+
 def _system_turns(texts: list[tuple[str, str]], findings: list[ScanFinding], name: str | None) -> list[ScanFinding]:
     """A system turn opened inside a definition's text: a chat template's system header (`<|im_start|>system`,
     `<|start_header_id|>system`, `<<SYS>>`), a message object of the system role (`{"role": "system", ...}`) or a
     `[system]` block. Per the MCP spec a definition is the tool's text; a turn in the host's voice inside it forges
     that voice. A tool whose job is chat formats or prompts (a template, a tokenizer, a dataset of messages) writes
     them as its data, and a tool that detects attacks quotes them; neither is read so."""
-    high = {finding.path for finding in findings if finding.level is Level.HIGH}
-    description = next((text for path, text in texts if path == "description"), "")
-    job = f"{(name or '').replace('_', ' ')} {description[:200]}"
-    if (name is not None and _detects_attacks(name, description)) or _FORMAT_JOB.search(job) is not None:
+    if _writes_or_detects_turns(texts, name):
         return []
+    high = {finding.path for finding in findings if finding.level is Level.HIGH}
     out = []
     for path, text in texts:
         if path in high or not _MAY_TURN.search(text):
@@ -3777,9 +3784,7 @@ def _labels_for_the_model(
         if len({speaker.casefold() for speaker in _SPEAKER.findall(text)}) > 1:
             continue  # a dialogue written down ("Customer: ... Agent: ..."): a sample of people's lines
         if high is None:
-            description = next((told for where, told in texts if where == "description"), "")
-            job = f"{(name or '').replace('_', ' ')} {description[:200]}"
-            if (name is not None and _detects_attacks(name, description)) or _FORMAT_JOB.search(job) is not None:
+            if _writes_or_detects_turns(texts, name):
                 return []
             high = {finding.path for finding in findings if finding.level is Level.HIGH}
         if path not in high:
