@@ -1331,7 +1331,7 @@ _DATA_KEY = compiled(
 # given in numbers ("offset 18-99:"). Not a field's label in words ("Bio:", "Subject:", "Layer name:"): the value
 # after it is what someone entered, said to whoever reads the record.
 _QUOTED_BY = compiled(
-    r"(?:[|(\[]|(?:^|\n)[ \t]*[-*\u2022]|\d:|\b(?:said|says|say|wrote|writes|written|typed|like|as|e\.g\.|"
+    r"(?:[|(\[]|(?:^|\n)[ \t]*[-*\u2022]|\d:|\be\.g\.|\b(?:said|says|say|wrote|writes|written|typed|like|as|"
     r"examples?|payloads?|samples?|prompts?|phrases?|patterns?|"
     r"strings?|text|messages?|quoted?|quotes|injections?|attacks?|called|titled|named|reads|read|addressed\s+to|"
     r"aimed\s+at|directed\s+at)\b)[\s:,>-]{0,8}$",
