@@ -76,7 +76,13 @@ from hintgate.scan.prefilter import prepare as prepare_prefilter
 from hintgate.scan.prefilter import seen as seen_by_prefilter
 from hintgate.scan.presets import PRESET_KEYS, field_of, presets
 from hintgate.scan.pretexts import may_pretext, pretexted
-from hintgate.scan.provenance import Source, may_name_a_place, secret_beyond_job, source_beyond_call
+from hintgate.scan.provenance import (
+    Source,
+    may_name_a_place,
+    secret_beyond_job,
+    secret_named_beyond_job,
+    source_beyond_call,
+)
 from hintgate.scan.quoting import (
     DATA_BEFORE,
     cited_title,
@@ -4102,6 +4108,8 @@ def _foreign_data(findings: list[ScanFinding], tool: Mapping[str, Any], name: st
         if path in found or kind in ("boolean", "integer", "number"):
             continue  # a switch or a count carries no secret
         secret = secret_beyond_job(text, job, told=told[param])
+        if secret is None and path.endswith(".description"):
+            secret = secret_named_beyond_job(text, job, param)
         if secret is not None:
             found.add(path)
             out.append(_foreign_finding(param, secret, text, path, name))

@@ -36,8 +36,9 @@ from hintgate.scan.deferred import compiled
 from hintgate.scan.needs import Needs
 from hintgate.scan.quoting import quotation_open
 from hintgate.scan.screens import Screen
+from hintgate.scan.tongues import secret_named
 
-__all__ = ["Source", "may_name_a_place", "secret_beyond_job", "source_beyond_call"]
+__all__ = ["Source", "may_name_a_place", "secret_beyond_job", "secret_named_beyond_job", "source_beyond_call"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -383,3 +384,44 @@ def source_beyond_call(description: str, job: str) -> Source | None:
                 break
             return Source(match.start(), match.end(), place)
     return None
+
+
+# A credential by a name no language changes: a card's verification code, a dotenv file, a variable holding a secret
+# (`GOOGLE_APPLICATION_CREDENTIALS`), an SSH private key's file.
+_CREDENTIAL_NAME = compiled(
+    r"(?<![\w.-])(?:CVV2?|CVC|\.env(?!\.\w)|id_(?:rsa|ed25519|ecdsa)|"
+    r"[A-Z][A-Z0-9]*_(?:[A-Z0-9]+_)*(?:TOKEN|SECRET|KEY|PASSWORD|CREDENTIALS))(?![\w-])"
+)
+# The fewest words of a sentence that asks for a value: fewer make a label ("Código de la clase"), which says what a
+# value is in the words of its language, not where to take it from.
+_SENTENCE_WORDS = 6
+
+
+def _names_secret(text: str, *, english: bool = False) -> tuple[int, int] | None:
+    """Where `text` names a secret or the conversation: by a credential's name no language changes, or in the words
+    of a language other than English (`scan.tongues`; of any language when `english`)."""
+    found = _CREDENTIAL_NAME.search(text)
+    return (found.start(), found.end()) if found is not None else secret_named(text, english=english)
+
+
+def secret_named_beyond_job(text: str, job: str, param: str) -> Source | None:
+    """A secret or the conversation that `text` (a parameter's description, in any language) names in a sentence
+    when neither the parameter's name nor the tool's `job` speaks of secrets or the conversation: a parcel tracker's
+    `notes` "pegue aquí las contraseñas ...". The tables name these in each language (`scan.tongues`); English is
+    read by `secret_beyond_job` and `source_beyond_call`, which also ask where the value is taken from."""
+    if len(text.split(maxsplit=_SENTENCE_WORDS)) < _SENTENCE_WORDS:
+        return None
+    found = _names_secret(text)
+    if found is None:
+        return None
+    line = max(text.rfind(". ", 0, found[0]), text.rfind("\n", 0, found[0])) + 1
+    if _REFUSED.search(text, line, found[0]) is not None:
+        return None  # an English refusal in a text with a letter beyond ASCII: "do not include API keys — ..."
+    for own, english in ((param.replace("_", " "), True), (job, False)):
+        if _names_secret(own, english=english) is not None or any(_OWN[place].search(own) for place in _OWN_SECRET):
+            return None
+    return Source(found[0], found[1], "secrets or the conversation")
+
+
+# The places whose words in a tool's job make a secret named in its parameter the tool's own.
+_OWN_SECRET = ("secrets", "conversation", "environment")

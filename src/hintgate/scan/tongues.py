@@ -58,7 +58,17 @@ from hintgate.scan.quoting import quotation_open
 from hintgate.scan.re2_options import re2_compiled
 from hintgate.scan.spans import Span
 
-__all__ = ["TARGET", "denies", "foreign_asks", "may_ask", "may_hold", "role_words", "turn_reach", "warm"]
+__all__ = [
+    "TARGET",
+    "denies",
+    "foreign_asks",
+    "may_ask",
+    "may_hold",
+    "role_words",
+    "secret_named",
+    "turn_reach",
+    "warm",
+]
 
 
 Table = Mapping[str, Sequence[str]]
@@ -262,6 +272,28 @@ def turn_reach(text: str) -> frozenset[str]:
     ):
         found.add("send")
     return frozenset(found)
+
+
+# How many names of a secret `secret_named` reads of each kind: each reads its sentence back to its start.
+_NAMES_READ = 8
+
+
+def secret_named(text: str, *, english: bool = False) -> tuple[int, int] | None:
+    """Where `text`, when it may be in another language than English (`may_hold`; any text when `english`: a
+    parameter's name, "haslo"), first names a secret or the conversation in a language of the tables or in the words
+    every language borrows ("contraseña", "pokalbio", "API raktus"), with no word denying a verb before it in its
+    sentence ("no pongas contraseñas aquí"); None when it names none."""
+    if not (english or may_hold(text)):
+        return None
+    starts: list[int] | None = None  # where each sentence starts, found once a name stands
+    for pattern in (_SECRET_NAME, _patterns(None)["secret"]):
+        for match in itertools.islice(pattern.finditer(text), _NAMES_READ):
+            if starts is None:
+                starts = [0, *(stop.end() for stop in _STOP.finditer(text))]
+            start = starts[bisect.bisect_right(starts, match.start()) - 1]
+            if _denials(None).search(text, start, match.start()) is None:
+                return match.start(), match.end()
+    return None
 
 
 def may_hold(text: str) -> bool:
