@@ -126,10 +126,11 @@ _SECRETS = compiled(_SECRET, re.IGNORECASE)
 _SENDS = compiled(_SEND, re.IGNORECASE)
 # What a remedy may reach for, searched by RE2 over the whole text: a sentence holding none asks nothing `_acts` finds.
 _MAY_ACT = Cue("|".join((_REMOTE_CODE, _WEAKEN, _SEND, _SECRET, r"\b[a-z][a-z0-9]*_[a-z0-9_]+")), re.IGNORECASE)
-# Another tool's call written out: `admin_set_config`, set_flare(off), "via registrar_update_ns", "with edit_x".
+# Another tool's call written out: `admin_set_config`, set_flare(off), "via registrar_update_ns", "with edit_x". The
+# verb in any case ("Call sign_x now", "RUN purge_y"): an order's first word is capitalised; the name stays lower case.
 _TOOL = compiled(
-    r"(?:\b(?:call|calling|run|running|use|using|invoke|invoking|via|through|with|tool|Rufe|appelle[zr]?|llam[ae]|chame|"
-    r"Apelează|gamit|ang|dengan|mit|avec|con|com)\s+(?:the\s+)?`?([a-z][a-z0-9]*(?:_[a-z0-9]+)+)`?(?![\w@/-]|\.\w|\s*[=:])"
+    r"(?:\b(?i:call|calling|run|running|use|using|invoke|invoking|via|through|with|tool|Rufe|appelle[zr]?|llam[ae]|chame|"
+    r"Apelează|gamit|ang|dengan|mit|avec|con|com)\s+(?i:the\s+)?`?([a-z][a-z0-9]*(?:_[a-z0-9]+)+)`?(?![\w@/-]|\.\w|\s*[=:])"
     r"|(?<![\w./:@-])`?([a-z][a-z0-9]*(?:_[a-z0-9]+)+)`?(?:\s*\((?!\d)|\s+(?:with|tool|ile|を|で|dengan|mit|avec|con|com)\b))"
 )
 
