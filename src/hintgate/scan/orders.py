@@ -3655,8 +3655,12 @@ def judge_result(
             # action to its staff on the next line: read as said to no one).
             between = _go_between(passage)
             close = _quotation_close(text, start + _start(naming))
+            # A person's job called by it ("Support agents must:"): the note's sentences that name no program are
+            # that person's chores, said to them, as the call itself is (`_staff_call`).
+            staff = _staff_call(passage, naming)
             for at, stop in _note(text, end):
-                spans.append((at, stop, close is None or "\n" not in text[close - 1 : at + 1]))
+                carried = not staff or _PROGRAM.search(text, at, stop) is not None
+                spans.append((at, stop, carried and (close is None or "\n" not in text[close - 1 : at + 1])))
                 if between:
                     proxied.add(at)
                 last_end = stop
