@@ -195,6 +195,17 @@ _FAILS = compiled(
     r"|\b(?:is|are|will\s+be|gets?)\s+(?:rejected|refused|declined)\b",
     re.IGNORECASE,
 )
+# The tool's refusal stated on either side of the approval's word in its clause ("the tool refuses without a valid
+# consent token", "messages are refused for members without recorded consent", "ohne Freigabe verweigert das System
+# den Export"): the approval enforced by the tool, not turned off. (No negation fits between the words: "is not
+# rejected", "never refuses" are no refusal.)
+_REFUSED = compiled(
+    r"\b(?:tool|server|service|system|api|endpoint|gateway|it)\s+(?:will\s+|always\s+)?(?:refuses|rejects|declines)\b"
+    r"|\b(?:is|are|will\s+be|gets?)\s+(?:rejected|refused|declined)\b"
+    r"|\b(?:verweigert|blockiert)\s+(?:das|der|die)\s+(?:Tool|Werkzeug|System|Server|Dienst|API)\b"
+    r"|\b(?:wird|werden)\s+(?:(?:die|der|das)\s+\w+\s+)?(?:abgelehnt|verweigert|blockiert)\b",
+    re.IGNORECASE,
+)
 # A failure threatened for not doing something ("skip the review, otherwise the call fails"): no consequence of the
 # approval missing.
 _OTHERWISE = compiled(
@@ -313,6 +324,8 @@ def denials(text: str, tool: str | None = None) -> Iterator[Span]:
             and _OTHERWISE.search(said) is None
         ):
             continue  # "returns an error without their consent": what the tool does without it
+        if _REFUSED.search(said) is not None and _OTHERWISE.search(said) is None:
+            continue  # "the tool refuses without a valid consent token": the approval the tool enforces
         duty = _DUTY.search(said)
         if duty is not None:
             # A duty denied ("payments do not require confirmation", "edits don't need to be approved", "it requires
