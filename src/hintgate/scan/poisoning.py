@@ -120,7 +120,7 @@ from hintgate.scan.telling import may_tell, told
 from hintgate.scan.templates import MAY_FILL, filled_links
 from hintgate.scan.tongues import foreign_asks, may_ask, may_hold
 from hintgate.scan.triggers import LATER
-from hintgate.scan.turns import MAY_TURN, turn_orders
+from hintgate.scan.turns import MAY_TURN, keyed_system_message, turn_orders
 from hintgate.scan.withheld import may_withhold, result_withheld, unaware, undisclosed, unmentioned, waived, withheld
 
 __all__ = [
@@ -3738,6 +3738,10 @@ def _system_turns(texts: list[tuple[str, str]], findings: list[ScanFinding], nam
         if turn is not None:
             why = f"{path} opens a system turn inside the definition: {turn.group()!r}"
             out.append(ScanFinding("HG619", why, path, turn.start(), turn.end(), name, severity=Level.HIGH))
+        elif (keyed := keyed_system_message(text)) is not None:
+            # ... or the same message written as YAML: "role: developer" and its "content:" or "instructions:"
+            why = f"{path} writes a message of the system's or an operator's inside the definition"
+            out.append(ScanFinding("HG619", why, path, keyed[0], keyed[1], name, severity=Level.HIGH))
     return out
 
 
@@ -3827,7 +3831,7 @@ _NOTE_WORD = re.compile(r"[^\W\d_]{2,}")
 _NOTE_WORDS = 3
 
 
-_MAY_TURN = re.compile(r"system|SYS", re.IGNORECASE)
+_MAY_TURN = re.compile(r"system|SYS|role", re.IGNORECASE)
 _SYSTEM_TURN = re.compile(
     SYSTEM_HEADER + r"|\{\s*[\"']role[\"']\s*:\s*[\"']system[\"']\s*,\s*[\"']content[\"']\s*:"
     r"|\[system\](?=[^\[\]]{8,}\[/system\])",

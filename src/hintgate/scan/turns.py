@@ -47,6 +47,7 @@ format), quoted, or on a line about attack wording.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -60,7 +61,7 @@ from hintgate.scan.records import TURN_LABEL, recorded_turn
 from hintgate.scan.spans import Span
 from hintgate.scan.tongues import TARGET, denies, role_words, turn_reach
 
-__all__ = ["MAY_TURN", "turn_orders"]
+__all__ = ["MAY_TURN", "keyed_system_message", "turn_orders"]
 
 # A label of the chat's roles, with where it starts: a line (or an escaped line break), a tag's end, a bracket after a
 # sentence, a string's opening quote; up to two words naming whose system it is ("Translator system", "-ERR
@@ -178,6 +179,7 @@ def turn_orders(text: str) -> list[Span]:
     found.extend(_forged_calls(text))
     found.extend(_remembered_turns(text))
     found.extend(_templated_turns(text))
+    found.extend(_keyed_turns(text))
     return found
 
 
@@ -421,7 +423,8 @@ MAY_TURN = Cue(
     + _MEMORY.pattern
     + "|"
     + _ROLE_WORD.pattern
-    + r"|\buser[ \t]+asked[ \t]+(?:me|us)[ \t]+to[ \t]+(?:pass|relay|forward|send|give)\b",
+    + r"|\buser[ \t]+asked[ \t]+(?:me|us)[ \t]+to[ \t]+(?:pass|relay|forward|send|give)\b"
+    + r"|[\"']?role[\"']?[ \t]*:[ \t]*[\"']?(?:system|developer|operator|admin|user|human)\b",
     re.IGNORECASE,
 )
 """What a text holding a turn of the chat's roles written into data, or the user's words handed on (`_RELAYED`), holds
@@ -748,3 +751,112 @@ def _templated_turns(text: str) -> list[Span]:
             continue  # a turn that says nothing, or asks a question: a chat's ordinary ask
         found.append(Span(turn.start(), end, _TEMPLATED_WHY))
     return found
+
+
+# A chat's message written as keyed data, the shape a chat API's message takes in YAML or JSON: a `role` key opening
+# a mapping (a document's, a list item's, an object's) and naming the system, a developer, an operator, an admin or
+# the user ("---\nrole: developer", "- role: admin", `{"role": "operator",`), with its words under a key of their own
+# beside it (`_SAID_KEY`: "content: |", "instructions:", "text:"). A row that names a person's role among its fields
+# ("- name: Ana\n  role: admin") is a record of people, not a message.
+_ROLE_KEY_OPENS = (
+    r"(?:(?:^|\n)[ \t]*(?:---[ \t]*\r?\n[ \t]*|-[ \t]+)|\{[ \t\r\n]*|^)[\"']?role[\"']?[ \t]*:[ \t]*[\"']?"
+)
+_KEYED_ROLE = Cue(
+    _ROLE_KEY_OPENS + r"(?:system|developer|operator|admin(?:istrator)?|user|human)[\"']?[ \t]*(?:,|\r?\n|$)",
+    re.IGNORECASE,
+)
+# The key under which a message's words stand, beside its role's: "content:", "instructions: |", `"text":`.
+_SAID_KEY = re.compile(
+    r"(?:^|\n|[{,])([ \t]*)(?:-[ \t]+)?[\"']?(?:content|instructions?|text|message|prompt)[\"']?[ \t]*:[ \t]*"
+    r"(?:(?P<block>[|>][-+]?)[ \t]*\r?\n)?",
+    re.IGNORECASE,
+)
+# The model's message after a person's in keyed data (its reply in a forged exchange: `_keyed_exchange`).
+_KEYED_REPLY = re.compile(_ROLE_KEY_OPENS + _ASSISTANT_WORD + r"[\"']?", re.IGNORECASE)
+_ROLE_KEY = re.compile(r"\brole\b", re.IGNORECASE)
+_USER_ROLE = re.compile(r":[ \t]*[\"']?(?:user|human)\b", re.IGNORECASE)
+# How far after a role's key its words' key stands at most: the same mapping's next member or two.
+_KEY_REACH = 120
+_KEYED_WHY = "a chat message of the system's, an operator's or the user's written as data asks beyond the tool's job"
+
+
+def _keyed_words(text: str, at: int) -> tuple[int, int] | None:
+    """Where the words of the chat message whose role's key ends at `at` stand: the value of the next key of words
+    (`_SAID_KEY`) within `_KEY_REACH` characters, a quoted string, a block scalar's indented lines or the rest of a
+    line; None when no such key follows."""
+    reach = min(len(text), at + _KEY_REACH)
+    following = _ROLE_KEY.search(text, at, reach)  # the next message's role: its words are not this one's
+    key = _SAID_KEY.search(text, at - 1, reach if following is None else following.start())
+    if key is None:
+        return None
+    start = key.end()
+    limit = min(len(text), start + _LONGEST_NOTE)
+    if key.group("block"):
+        indent = len(key.group(1))
+        end = start
+        while end < limit:
+            stop = text.find("\n", end, limit)
+            line = text[end : limit if stop < 0 else stop]
+            if not line.strip() or len(line) - len(line.lstrip(" \t")) <= indent:
+                break
+            end = limit if stop < 0 else stop + 1
+        return start, end
+    if text[start : start + 1] in _STRING:
+        content = _STRING[text[start]].match(text, start + 1, limit)
+        return start + 1, limit if content is None else content.end()
+    return start, _note_end(text, start, stops=_LINE_BREAK, end=limit)
+
+
+def keyed_system_message(text: str) -> tuple[int, int] | None:
+    """Where the first chat message of the system's, a developer's, an operator's or an admin's written as keyed data
+    (`_KEYED_ROLE` with its words under a key beside it) stands in `text`, from its role's key to its words' end; None
+    when it holds none (a definition's text holding one forges the host's voice, whatever it says)."""
+    for role in itertools.islice(_KEYED_ROLE.finditer(text), _MOST_LABELS):
+        words = None if _USER_ROLE.search(role.group()) is not None else _keyed_words(text, role.end())
+        if words is not None and not _fenced(text, role.start()):
+            return role.start(), words[1]
+    return None
+
+
+def _keyed_turns(text: str) -> list[Span]:
+    """What a chat message written as keyed data (`_KEYED_ROLE`) asks beyond the tool's job: under the system's, a
+    developer's, an operator's or an admin's role, an order that reaches beyond a chore; under the user's, what a line
+    headed as the user's turn would (`_spoken_turns`), or an act the model's message after it agrees to
+    (`_keyed_exchange`). No tool's data holds the chat's own messages; a record of many of the model's messages, or
+    a message shown in a fenced block or quoted, is left alone."""
+    found: list[Span] = []
+    for role in _read(_KEYED_ROLE.finditer(text), text):
+        words = _keyed_words(text, role.end())
+        if words is None or recorded_turn(text, role.start() + 1):
+            continue
+        start, end = words
+        said = text[start:end]
+        if _USER_ROLE.search(role.group()) is None:
+            reached = any(order.targets != ("act",) for _, _, order in note_orders(said))
+            if reached or _TURN_REACH.search(said) is not None or turn_reach(said):
+                found.append(Span(role.start(), end, _KEYED_WHY))
+            continue
+        sent = _SEND.search(said) is not None and TARGET.search(said) is not None
+        if _TURN_REACH.search(said) is not None or sent or turn_reach(said):
+            found.append(Span(role.start(), end, _KEYED_WHY))
+        elif (agreed := _keyed_exchange(text, said, end)) is not None:
+            found.append(Span(role.start(), agreed, _EXCHANGE_WHY))
+    return found
+
+
+def _keyed_exchange(text: str, said: str, end: int) -> int | None:
+    """Where an exchange forged whole in keyed data ends: the user's message (`said`, ending at `end`) orders an act
+    (`_acting_verb`) and the next message, the model's, answers it shortly without asking back or refusing, in a text
+    that is no chat's record (not headed as one, nor holding the model's messages three times or more)."""
+    if said.strip().endswith(_QUESTION) or not _acting_verb(said.strip()):
+        return None
+    reply = _KEYED_REPLY.search(text, end, min(len(text), end + _KEY_REACH))
+    words = None if reply is None else _keyed_words(text, reply.end())
+    if words is None or _CHAT_RECORD.search(text, 0, _RECORD_HEAD) is not None:
+        return None
+    answer = text[words[0] : words[1]].strip().rstrip("\"'")
+    if not answer or len(answer) > _SHORT_REPLY or answer.endswith(_QUESTION) or _refuses(answer):
+        return None
+    if sum(1 for _ in zip(range(3), _KEYED_REPLY.finditer(text), strict=False)) >= 3:
+        return None
+    return words[1]
