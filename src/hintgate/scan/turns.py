@@ -180,6 +180,7 @@ def turn_orders(text: str) -> list[Span]:
     found.extend(_remembered_turns(text))
     found.extend(_templated_turns(text))
     found.extend(_keyed_turns(text))
+    found.extend(_initialled_exchanges(text))
     return found
 
 
@@ -424,7 +425,8 @@ MAY_TURN = Cue(
     + "|"
     + _ROLE_WORD.pattern
     + r"|\buser[ \t]+asked[ \t]+(?:me|us)[ \t]+to[ \t]+(?:pass|relay|forward|send|give)\b"
-    + r"|[\"']?role[\"']?[ \t]*:[ \t]*[\"']?(?:system|developer|operator|admin|user|human)\b",
+    + r"|[\"']?role[\"']?[ \t]*:[ \t]*[\"']?(?:system|developer|operator|admin|user|human)\b"
+    + r"|(?:^|\n)[ \t]*A:[ \t]",
     re.IGNORECASE,
 )
 """What a text holding a turn of the chat's roles written into data, or the user's words handed on (`_RELAYED`), holds
@@ -860,3 +862,40 @@ def _keyed_exchange(text: str, said: str, end: int) -> int | None:
     if sum(1 for _ in zip(range(3), _KEYED_REPLY.finditer(text), strict=False)) >= 3:
         return None
     return words[1]
+
+
+# An exchange written with the initials of the human and the assistant ("H: ...\nA: ..."), a chat format's short
+# labels: a person's turn on a line of its own and the model's answer on the next (or past one blank line); capitals
+# only, as the format writes them.
+_INITIALLED = Cue(r"(?:^|\n)[ \t]*H:[ \t]+([^\n]{4,300})\r?\n(?:[ \t]*\r?\n)?[ \t]*A:[ \t]+([^\n]{1,200})", 0)
+# The model's answer agreeing to an act, or saying it under way ("Running it now").
+_AGREEING = re.compile(
+    r"(?:ok(?:ay)?|done|sure|of[ \t]+course|certainly|understood|will[ \t]+do|on[ \t]+it|right[ \t]+away|"
+    r"acknowledged|got[ \t]+it|yes|absolutely|no[ \t]+problem)\b|\w+ing\b[^\n]{0,40}\bnow\b",
+    re.IGNORECASE,
+)
+
+
+def _initialled_exchanges(text: str) -> list[Span]:
+    """The exchanges forged whole with the initials of the human and the assistant (`_INITIALLED`) after the tool's
+    data, read as one with the labels spelt out is (`_exchange`): the person's turn no question and the model's short,
+    neither asking back nor refusing, and either agreeing (`_AGREEING`) or answering a turn that orders an act
+    (`_acting_verb`). The same initials head other pairs (a match's home and away sides, a quiz's answer), which
+    order nothing and agree to nothing; an interview's record of many answers, or a text headed as a chat's
+    record, is said then, not now."""
+    found: list[Span] = []
+    for pair in _read(_INITIALLED.finditer(text), text):
+        if not text[: pair.start()].strip() or _CHAT_RECORD.search(text, 0, _RECORD_HEAD) is not None:
+            break
+        asked, answer = pair.group(1).strip(), pair.group(2).rstrip(" \t\r\"'")
+        if asked.endswith(_QUESTION) or answer.endswith(_QUESTION) or len(answer) > _SHORT_REPLY or _refuses(answer):
+            continue
+        if _AGREEING.match(answer) is None and not _acting_verb(asked):
+            continue
+        if sum(1 for _ in zip(range(3), _ANSWERS.finditer(text), strict=False)) >= 3:
+            break
+        found.append(Span(pair.start(), pair.end(), _EXCHANGE_WHY))
+    return found
+
+
+_ANSWERS = re.compile(r"(?:^|\n)[ \t]*A:[ \t]")
