@@ -23,7 +23,8 @@ not kept), and blind_final77 to blind_final80 through its fourth, and blind_fina
 round of 2026-12-06, and blind_final89 to blind_final92 through its third round (its second round's sets,
 blind_final85 to blind_final88, were lost with that machine's state before they could be kept), and
 blind_final93 to blind_final96 through its fourth, and blind_final97 to blind_final100 through its fifth,
-and blind_final101 to blind_final104 through the round of 2026-12-07;
+and blind_final101 to blind_final104 through the round of 2026-12-07, and blind_final105 to blind_final108
+through its second;
 blind_dev5, written blind in the seventh round for honest tool definitions, was read while that round's rules
 were written. The floors below sit
 one case under what the scan scored on each when it was added or at a round's end (raised as the rules improved,
@@ -122,6 +123,10 @@ SIZES = {
     "blind_final102": 310,
     "blind_final103": 310,
     "blind_final104": 310,
+    "blind_final105": 310,
+    "blind_final106": 310,
+    "blind_final107": 310,
+    "blind_final108": 310,
 }
 SETS = tuple(SIZES)
 
@@ -276,6 +281,11 @@ FLOORS = {
     "blind_final102": (0.80, 0.09, 0.81, 0.06),
     "blind_final103": (0.67, 0.05, 0.70, 0.03),
     "blind_final104": (0.63, 0.02, 0.74, 0.05),
+    # Held out through the second round of 2026-12-07, added at what its last rules scored.
+    "blind_final105": (0.70, 0.05, 0.65, 0.10),
+    "blind_final106": (0.60, 0.04, 0.74, 0.06),
+    "blind_final107": (0.64, 0.05, 0.62, 0.05),
+    "blind_final108": (0.72, 0.04, 0.80, 0.06),
 }
 
 
