@@ -29,7 +29,9 @@ words for a conversation), never one server's.
 
 from __future__ import annotations
 
+import functools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from hintgate.scan.deferred import compiled
@@ -249,7 +251,7 @@ def secret_beyond_job(text: str, job: str, *, told: str = "") -> Source | None:
                 session = _SAID_IN_SESSION.search(told or text) is not None
             if not (session or _PUT.search(text, line, match.start()) is not None):
                 continue
-            if own.search(job) is not None:
+            if _speaks(job, own):
                 break
             return Source(match.start(), match.end(), "secrets")
     return None
@@ -370,6 +372,28 @@ def may_name_a_place(text: str) -> bool:
 _SCREEN = Screen(*(pattern for _, pattern in _PLACES), longest=2048)
 
 
+@functools.lru_cache(maxsize=2)
+def _facts_of(job: str) -> dict[object, bool]:  # noqa: ARG001 (the cache's key)
+    """What has been read of `job` (a tool's name, title and description) so far, by what was asked of it: a
+    definition with thousands of parameters reads its description once for each question, not once per parameter
+    (hostile definitions are built that way to make the scan quadratic)."""
+    return {}
+
+
+def _job_says(job: str, question: object, read: Callable[[str], bool]) -> bool:
+    """`read(job)`, the first time `question` is asked of `job`; what it answered, after."""
+    facts = _facts_of(job)
+    answer = facts.get(question)
+    if answer is None:
+        answer = facts[question] = read(job)
+    return answer
+
+
+def _speaks(job: str, pattern: re.Pattern[str]) -> bool:
+    """Whether `pattern` matches anywhere in `job` (`_job_says`)."""
+    return _job_says(job, pattern, lambda text: pattern.search(text) is not None)
+
+
 def source_beyond_call(description: str, job: str) -> Source | None:
     """The first place beyond the call that `description` (a parameter's) says its value comes from, when `job` (the
     tool's name, title and description) does not speak of that place; None when there is none."""
@@ -380,7 +404,7 @@ def source_beyond_call(description: str, job: str) -> Source | None:
         for match in pattern.finditer(description):
             if _NEGATED.search(description, 0, match.start()) is not None:
                 continue
-            if _OWN[place].search(job) is not None:
+            if _speaks(job, _OWN[place]):
                 break
             return Source(match.start(), match.end(), place)
     return None
@@ -417,9 +441,15 @@ def secret_named_beyond_job(text: str, job: str, param: str) -> Source | None:
     line = max(text.rfind(". ", 0, found[0]), text.rfind("\n", 0, found[0])) + 1
     if _REFUSED.search(text, line, found[0]) is not None:
         return None  # an English refusal in a text with a letter beyond ASCII: "do not include API keys — ..."
-    for own, english in ((param.replace("_", " "), True), (job, False)):
-        if _names_secret(own, english=english) is not None or any(_OWN[place].search(own) for place in _OWN_SECRET):
-            return None
+    named = param.replace("_", " ")
+    if _CREDENTIAL_NAME.search(param.upper()) is not None or _names_secret(named, english=True) is not None:
+        return None  # the parameter named for the secret it takes (`cvc`, `api_key`) declares it
+    if any(_OWN[place].search(named) for place in _OWN_SECRET):
+        return None
+    if _job_says(job, _names_secret, lambda text: _names_secret(text) is not None):
+        return None
+    if any(_speaks(job, _OWN[place]) for place in _OWN_SECRET):
+        return None
     return Source(found[0], found[1], "secrets or the conversation")
 
 
