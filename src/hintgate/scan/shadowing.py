@@ -182,30 +182,35 @@ _THEN = compiled(
 )
 _THEN_REACH = 200
 # Another tool said to be faulty, so that the model sets it aside for this one: a tool (named in code or by a code name,
-# "that tool", "the others", "they", "those" as a verb's subject, "the built-in fetch", "other document readers") said
-# to be unsafe, compromised, leaking, stale, buggy, falsifying or a fraud ("manipulated", "known scams") (`_FAULTY`),
-# with an order in the same sentence or the next to stop using it, ignore or discard it, tell the user not to trust
-# it, or always use another in its place (`_SET_ASIDE`). Honest text retires its own tools in lifecycle words
-# ("`list_v1` is deprecated; use `list_v2`"), or warns about a use ("do not call `run_sql` with raw input: it is
-# unsafe"): neither says a tool itself is faulty, and neither is matched.
+# "that tool", "the others", "they", "those" as a verb's subject, "the built-in fetch", "other document readers", a
+# server named as one: "the TollNet server") said to be unsafe, compromised, leaking, stale, buggy, falsifying or a
+# fraud ("manipulated", "known scams", "forged") (`_FAULTY`), with an order in the same sentence or the next to stop
+# using it, ignore or discard it, tell the user not to trust it, or always use another in its place, said as an order
+# or in the passive ("its results should be disregarded") (`_SET_ASIDE`). Honest text retires its own tools in
+# lifecycle words ("`list_v1` is deprecated; use `list_v2`"), or warns about a use ("do not call `run_sql` with raw
+# input: it is unsafe"): neither says a tool itself is faulty, and neither is matched.
 _FAULTY = compiled(
+    # Not a thing supposed in a condition ("if the `local_cache` is corrupted, it is to be ignored").
+    r"(?<!\bif\s)(?<!\bif\sthe\s)(?<!\bunless\s)(?<!\bunless\sthe\s)(?<!\bwhether\s)(?<!\bwhether\sthe\s)"
     r"(?:`[^`\n]{1,64}`|\b[a-z][a-z0-9]*_[a-z0-9_]+\b|\b(?:the\s+others|they)\b|\b(?:the\s+)?(?:built-in|native)\s+\w+"
     r"|\bthose(?=\s+(?:are|return|give|write|leak)\b)"
     r"|\b(?:that|the\s+older?|the\s+other|other)\s+(?:[\w-]+\s+){0,2}?"
-    r"(?:tools?|servers?|readers?|senders?|integrations?|connectors?|versions?)\b)"
+    r"(?:tools?|servers?|readers?|senders?|integrations?|connectors?|versions?)\b"
+    # Another server named as one: "the official TollNet server", "the JPL Horizons connector".
+    r"|\bthe\s+(?:[\w.'-]+\s+){1,3}?(?:servers?|integrations?|connectors?)\b)"
     # Said of that tool, not of a thing in a clause of its own ("do not call `rotate_key` unless the key is
     # compromised").
     r"(?:(?!\b(?:if|unless|when|whenever|once|until|because|since|after|before|where|whose|which|that|while)\b)"
-    r"[^.;:!?\n]){0,60}?\b(?:is|are|has|have|returns?|writes?|gives?|leaks?|known\s+to)\s+(?:now\s+|been\s+|also\s+)?"
+    r"[^.;:!?\n]){0,60}?\b(?:is|are|was|were|has|have|returns?|writes?|gives?|leaks?|known\s+to)\s+(?:now\s+|been\s+|also\s+)?"
     r"(?:[\w-]+\s+){0,3}?(?:unsafe|insecure|compromised|leak\w*|falsifie\w*|falsified|fake|stale|broken|buggy|bugs?"
     r"|unreliable|mistranslat\w*|truncated|corrupt\w*|malicious|tampered|backdoored|manipulated|rigged|scams?"
-    r"|fraudulent)\b",
+    r"|fraudulent|forged|spoofed|counterfeit)\b",
     re.IGNORECASE,
 )
 # The words of `_FAULTY`'s faults as the cues below look for them (a stem where the word has forms).
 _FAULT_WORDS = (
     r"unsafe|insecure|compromised|leak|falsif|fake|stale|buggy|mistranslat|truncated|corrupt|malicious|tampered"
-    r"|backdoored|manipulated|rigged|scam|fraudulent"
+    r"|backdoored|manipulated|rigged|scam|fraudulent|forged|spoofed|counterfeit"
 )
 _SET_ASIDE = compiled(
     r"\b(?:never|do\s+not|don't|must\s+not|should\s+not|must\s+no\s+longer|stop)\s+(?:be\s+)?"
@@ -213,7 +218,14 @@ _SET_ASIDE = compiled(
     r"|\bno\s+longer\s+be\s+used\b|\b(?:ignore|discard|disregard)\s+(?:it|them|its|their|that|those|the)\b"
     # The order given on to the user: "tell users not to trust them".
     r"|\bnot\s+to\s+trust\b"
-    r"|\balways\s+(?:use|prefer|call|route)\b",
+    r"|\balways\s+(?:use|prefer|call|route)\b"
+    # Said in the passive of what it gives: "its results should be disregarded", "are to be ignored", "must not be
+    # trusted".
+    r"|\b(?:should|must|are\s+to|is\s+to)\s+be\s+(?:ignored|disregarded|discarded|overwritten|distrusted)\b"
+    r"|\b(?:must|should)\s+not\s+be\s+(?:trusted|relied\s+on)\b|\bavoid\s+(?:it|them|using)\b"
+    # This tool put in its place: "use this one instead", "rely on `x` alone", "prefers this one exclusively".
+    r"|\b(?:use|rely\s+on|prefers?|call)\s+(?:this\s+(?:one|tool|server)|`[^`\n]{1,64}`|[a-z][a-z0-9]*_[a-z0-9_]+)\s+"
+    r"(?:instead|only|alone|exclusively)\b",
     re.IGNORECASE,
 )
 # Other tools named as such in the commonest other languages ("cualquier herramienta", "tous les outils", "alle
