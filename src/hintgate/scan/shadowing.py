@@ -166,7 +166,10 @@ _ABOVE = compiled(
     r"\b(?:this|our)\s+(?:[\w-]+\s+)?(?:tool|server|description|integration|connector)\b[^.;!?\n]{0,40}?"
     r"\b(?:supersed\w*|overrid\w*|takes?\s+precedence\s+over|outranks?)\b[^.;!?\n]{0,60}?"
     r"(?:`[a-z][\w-]*\.[\w*]+`|\b(?:any|all|every)\s+other\b|\bother\s+(?:[\w-]+\s+){0,2}(?:tools?|servers?))"
-    r"|\b(?:authoritative|official|genuine|real)\s+(?:implementation|version)\s+of\s+`",
+    r"|\b(?:authoritative|official|genuine|real)\s+(?:implementation|version)\s+of\s+`"
+    # Another server, or a tool of it, superseded by name: "supersedes the 'helpdesk' server", "supersedes the CRM
+    # server's contacts_lookup". A tool superseding its own old name names no server.
+    r"|\bsupersed(?:es|ing)\s+(?:the\s+)?(?:[\w'.-]+\s+){0,3}?(?:servers?|connectors?|integrations?)\b",
     re.IGNORECASE,
 )
 # A named tool run down ("the `contacts.lookup` tool is deprecated", "has a known bug"), not one of this same
@@ -261,7 +264,7 @@ _MAY_TAKE_OVER = Cue(
 # A line broken inside a sentence: read as a space, so a sentence wrapped over lines is one.
 _WRAPPED = compiled(r"(?<=[^\n])\n(?=[^\n])")
 _MAY = Cue(
-    r"whenever|every\s+time|each\s+time|any\s+time|anytime|another|other|third-party|external|official|server|`"
+    r"whenever|every\s+time|each\s+time|any\s+time|anytime|another|other|third-party|external|official|server|`|supersed"
     r"|"
     + _NAMED_CUE_WORDS
     + r"|(?:any|all|every)\s+(?:[\w*/-]+\s+){0,3}?tools?|(?:those|these|such)\s+tools?\b|"
