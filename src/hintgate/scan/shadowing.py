@@ -24,8 +24,9 @@ the reason:
   "the close_alert tool from the 'ops' server is unreliable").
 
 A tool's result may do the same for the model's later calls (`set_aside_later`): a tool or server it names set aside
-("do not call `x`", "ignore what it returned") or said to be retired, broken or compromised, with the calls after this
-one ruled ("from now on", "for all future requests", "for the rest of the session", "even if the user asks"). A
+("do not call `x`", "ignore what it returned", "`x` must never be used") or said to be retired, broken or compromised,
+with the calls after this one ruled ("from now on", "for all future requests", "for the rest of the session", "even if
+the user asks", "any more", "never used again", "again in this conversation"; "again until it finishes" is a wait). A
 result answers one call; a person told what to do from now on is advised, and no tool is named as set aside.
 
 Honest definitions name other tools to say what to use *their own* output with ("pass the id to `get_issue`") or
@@ -418,7 +419,9 @@ _SET_ASIDE_ORDER = compiled(
 _OUT_OF_USE = compiled(
     r"\b(?:is|are|has\s+been|have\s+been|was|were)\s+(?:now\s+|being\s+|currently\s+)?(?:[\w-]+\s+(?:and\s+)?)?"
     r"(?:retired|decommissioned|deprecated|outdated|obsolete|broken|unreliable|compromised|wrong|no\s+longer\s+"
-    r"(?:supported|available|valid|maintained))\b",
+    r"(?:supported|available|valid|maintained))\b"
+    # Its use forbidden in the passive, of the name before it: "`x` must never be used", "should not be called".
+    r"|\b(?:must|should|shall|may|can)\s+(?:not|never)\s+be\s+(?:used|called|invoked|trusted)\b",
     re.IGNORECASE,
 )
 _NAME_REACH = 80
@@ -427,12 +430,16 @@ _NAME_REACH = 80
 _LATER = compiled(
     r"\b(?:from\s+now\s+on|going\s+forward|henceforth|(?:for|in)\s+(?:this\s+and\s+)?(?:all|any|every|each)\s+"
     r"(?:future|further|subsequent|later)|for\s+the\s+rest\s+of\s+(?:this|the)\s+(?:session|conversation|chat)"
-    r"|even\s+if\s+the\s+user\s+(?:asks|requests|wants|insists))\b",
+    r"|even\s+if\s+the\s+user\s+(?:asks|requests|wants|insists)"
+    # Its use ended for good: "do not call it any more", "must never be used again", "again in this session".
+    r"|any\s?more|(?:be\s+used|use\s+\S+|call\s+\S+)\s+again(?!\s+(?:until|after|in\s+\d|for\s+\d|later|once|when))"
+    r"|(?:in|for|during)\s+this\s+(?:session|conversation|chat))\b",
     re.IGNORECASE,
 )
 MAY_SET_ASIDE_LATER = Cue(
     r"from\s+now\s+on|going\s+forward|henceforth|(?:all|any|every|each)\s+(?:future|further|subsequent|later)"
-    r"|rest\s+of\s+(?:this|the)\s+(?:session|conversation|chat)|even\s+if\s+the\s+user",
+    r"|rest\s+of\s+(?:this|the)\s+(?:session|conversation|chat)|even\s+if\s+the\s+user|any\s?more|\sagain\b"
+    r"|this\s+(?:session|conversation|chat)",
     re.IGNORECASE,
 )
 """The words `set_aside_later` cannot be without (searched by RE2 before the sentences are read)."""
