@@ -24,7 +24,7 @@ round of 2026-12-06, and blind_final89 to blind_final92 through its third round 
 blind_final85 to blind_final88, were lost with that machine's state before they could be kept), and
 blind_final93 to blind_final96 through its fourth, and blind_final97 to blind_final100 through its fifth,
 and blind_final101 to blind_final104 through the round of 2026-12-07, and blind_final105 to blind_final108
-through its second;
+through its second, and blind_final109 to blind_final112 through its third;
 blind_dev5, written blind in the seventh round for honest tool definitions, was read while that round's rules
 were written. The floors below sit
 one case under what the scan scored on each when it was added or at a round's end (raised as the rules improved,
@@ -127,6 +127,10 @@ SIZES = {
     "blind_final106": 310,
     "blind_final107": 310,
     "blind_final108": 310,
+    "blind_final109": 310,
+    "blind_final110": 310,
+    "blind_final111": 310,
+    "blind_final112": 310,
 }
 SETS = tuple(SIZES)
 
@@ -286,6 +290,11 @@ FLOORS = {
     "blind_final106": (0.60, 0.04, 0.74, 0.06),
     "blind_final107": (0.64, 0.05, 0.62, 0.05),
     "blind_final108": (0.72, 0.04, 0.80, 0.06),
+    # Held out through the third round of 2026-12-07, added at what its last rules scored.
+    "blind_final109": (0.72, 0.04, 0.66, 0.05),
+    "blind_final110": (0.72, 0.04, 0.76, 0.06),
+    "blind_final111": (0.72, 0.04, 0.74, 0.08),
+    "blind_final112": (0.61, 0.04, 0.67, 0.05),
 }
 
 
