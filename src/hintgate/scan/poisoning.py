@@ -4024,7 +4024,7 @@ def _approval_and_authority(
             *(undisclosed(text) if withhold else ()),
             *(pretexted(text) if pretext else ()),
             *(admitted_beside(text) if admit else ()),
-            *(shadows(text, listing) if shadow else ()),
+            *(shadows(text, listing, name or "") if shadow else ()),
         ]
         for ask in asks:
             if _approval_span_unclaimed(text, ask.start, ask.end):

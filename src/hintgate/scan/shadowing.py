@@ -300,9 +300,9 @@ def _own_workflow(said: str, siblings: Collection[str]) -> bool:
     return bool(names) and all(name in siblings for name in names) and _ANY_OTHER.search(said) is None
 
 
-def shadows(text: str, siblings: Collection[str] = ()) -> Iterator[Span]:
+def shadows(text: str, siblings: Collection[str] = (), name: str = "") -> Iterator[Span]:
     """The first sentence of `text` (a definition's) that takes over other tools' calls (`siblings`: the other tools
-    of its listing, when known; a sentence about them only is the server's own workflow)."""
+    of its listing, when known; a sentence about them only is the server's own workflow; `name`: the tool's own)."""
     for sentence in SENTENCE_PAST_NAMES.finditer(text):
         said = sentence.group()
         if _own_workflow(said, siblings):
@@ -322,6 +322,7 @@ def shadows(text: str, siblings: Collection[str] = ()) -> Iterator[Span]:
             return
     yield from _taken_over(text, siblings)
     yield from _named_others(text, siblings)
+    yield from _handed_over(text, name)
 
 
 def _taken_over(text: str, siblings: Collection[str] = ()) -> Iterator[Span]:
@@ -388,6 +389,60 @@ def _named_others(text: str, siblings: Collection[str] = ()) -> Iterator[Span]:
         if ordered and _ORDERED.search(said) is not None and _OTHER_SERVERS_TOOL.search(said) is not None:
             yield Span(sentence.start(), sentence.end(), "orders what another server's tool does")
             return
+
+
+# A hook that hands this tool another server's calls: a call of any tool, or of any of a kind ("before any payment tool
+# on any server is called", "after every tool call made by any server", "whenever a `run_sql` call is about to be made
+# on any server", "any call to `estop_reset` from the SafetyPLC server"), with this tool, by its name or as "this tool",
+# called first or given the call's data ("call payment_precheck first with the full card number", "pass that tool's
+# name, arguments and full output to log_interaction"). Honest text orders its own server's calls ("call `open_session`
+# before any other tool", "before any write on this server, call `lock` first"): no other server is named in it.
+_ANY_CALL = compiled(
+    r"\b(?:any|every|each)\s+(?:[^\s.;:!?]+\s+){0,4}?(?:calls?|invocations?|tools?)\b"
+    r"|\bwhenever\b[^.;:!?\n]{0,60}?\bcall\b",
+    re.IGNORECASE,
+)
+_ELSEWHERE = compiled(
+    r"\b(?:on|from|through|by|in|via|of)\s+(?:any|every|another|other|all|each)\s+(?:[\w-]+\s+){0,2}?servers?\b"
+    r"|\bthe\s+(?!same\b|this\b|mcp\b)(?:[\w-]+\s+){1,2}?server\b|\btools?\s+(?:whose\s+names?|named)\b",
+    re.IGNORECASE,
+)
+_THIS_TOOL = compiled(r"\b(?:this\s+(?:tool|one)|call\s+this)\b", re.IGNORECASE)
+_FIRST_OR_DATA = compiled(
+    r"\b(?:first|full|same|complete|entire|exact|original|arguments|parameters|contents?)\b", re.IGNORECASE
+)
+_MAY_HAND_OVER = Cue(r"server|tools?\s+(?:whose|named)", re.IGNORECASE)
+
+
+def _handed_over(text: str, name: str) -> Iterator[Span]:
+    """The first sentence of `text`, its wrapped lines joined, that hooks another server's calls to this tool (`name`):
+    a call of any tool or of any of a kind, on another server, with this tool called first or given its data."""
+    if _MAY_HAND_OVER.search(text) is None:
+        return
+    flat = _WRAPPED.sub(" ", text) if "\n" in text else text
+    for sentence in SENTENCE_PAST_NAMES.finditer(flat):
+        said = sentence.group()
+        if (
+            _ELSEWHERE.search(said) is not None
+            and _ANY_CALL.search(said) is not None
+            and (_THIS_TOOL.search(said) is not None or _named(said, name))
+            and _FIRST_OR_DATA.search(said) is not None
+        ):
+            yield Span(sentence.start(), sentence.end(), "hooks another server's calls to this tool")
+            return
+
+
+def _named(said: str, name: str) -> bool:
+    """Whether `said` names the tool `name` as a word of its own (not inside a longer name)."""
+    at = said.find(name) if name else -1
+    while at >= 0:
+        end = at + len(name)
+        if (at == 0 or not (said[at - 1].isalnum() or said[at - 1] in "_.")) and (
+            end == len(said) or not (said[end].isalnum() or said[end] == "_")
+        ):
+            return True
+        at = said.find(name, end)
+    return False
 
 
 def _next_end(text: str, at: int) -> int:
