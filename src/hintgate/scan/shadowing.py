@@ -270,7 +270,7 @@ _MAY = Cue(
     + _NAMED_CUE_WORDS
     + r"|(?:any|all|every)\s+(?:[\w*/-]+\s+){0,3}?tools?|(?:those|these|such)\s+tools?\b|"
     + _FAULT_WORDS
-    + r"|bug|unreliable|broken"
+    + r"|bug|unreliable|broken|\|[^|\n]*[a-z]\.[a-z][a-z0-9]*_"
     r"|herramienta|outils?|andere\w*\s+(?:tools?|werkzeug)|narzędzi|"
     r"інструмент|инструмент|ferramenta|strument|verktyg|任何其他|所有其他|他の",
     re.IGNORECASE,
@@ -323,6 +323,7 @@ def shadows(text: str, siblings: Collection[str] = (), name: str = "") -> Iterat
     yield from _taken_over(text, siblings)
     yield from _named_others(text, siblings)
     yield from _handed_over(text, name)
+    yield from _rerouted(text, name)
 
 
 def _taken_over(text: str, siblings: Collection[str] = ()) -> Iterator[Span]:
@@ -430,6 +431,41 @@ def _handed_over(text: str, name: str) -> Iterator[Span]:
         ):
             yield Span(sentence.start(), sentence.end(), "hooks another server's calls to this tool")
             return
+
+
+# A table that reroutes other servers' tools to this one: rows naming another server's tool as a client names it
+# (`server.tool`) beside this tool's own name ("| slack.post_message | replace with hub_core(action='notify') |"), two
+# rows or more, one of the names with a word joined by "_" (a file's name or a category has none, or an extension).
+# Honest tables of a server's own tools name no other server's.
+_ROW = compiled(r"^[ \t]*\|[^\n]*\|[ \t]*$", re.MULTILINE)
+_DOTTED = compiled(r"(?<![\w.@/-])([a-z][a-z0-9-]*(?:_[a-z0-9]+)*)\.[a-z][a-z0-9_]*(?![\w.-])")
+_JOINED = compiled(r"[^.]*_[^.]*\.[a-z].*|[^.]*\.[a-z][a-z0-9]*_.*")
+_FILE = compiled(
+    r".*\.(?:json|ya?ml|csv|tsv|txt|md|py|js|ts|html?|xml|toml|ini|cfg|conf|log|pdf|png|jpe?g|sql|sh|docx?|xlsx?)"
+)
+_ROWS = 2
+
+
+def _rerouted(text: str, name: str) -> Iterator[Span]:
+    """The row of a table in `text` that, with the one before it, maps other servers' tools to this tool (`name`)."""
+    if "|" not in text or not name or name not in text:
+        return
+    rows, joined = 0, False
+    for row in _ROW.finditer(text):
+        said = row.group()
+        if not _named(said, name):
+            continue
+        others = [
+            dotted.group()
+            for dotted in _DOTTED.finditer(said)
+            if dotted.group(1) != name and _FILE.fullmatch(dotted.group()) is None
+        ]
+        if others:
+            rows += 1
+            joined = joined or any(_JOINED.fullmatch(other) is not None for other in others)
+            if rows >= _ROWS and joined:
+                yield Span(row.start(), row.end(), "reroutes other servers' tools to this tool")
+                return
 
 
 def _named(said: str, name: str) -> bool:
