@@ -892,7 +892,8 @@ def _scan_strings(
         findings.extend(_said_findings(texts, every, findings, tool, contradicted, _CONTRADICTED, detector))
         # A failure's harmful remedy or an act on an approval claimed (`scan.remedies`): its own cue, in any text.
         cued = {location for location, text in texts if text and REMEDY_CUE.search(text[:RESULT_LINEAR_CHARACTERS])}
-        findings.extend(_said_findings(texts, cued, findings, tool, result_remedies, _REMEDIED, detector))
+        remedied = functools.partial(result_remedies, tool=tool)
+        findings.extend(_said_findings(texts, cued, findings, tool, remedied, _REMEDIED, detector))
         # A sentence padding hides from people that speaks to its reader (`scan.padded`).
         padding = {location for location, text in texts if text and may_pad(text[:RESULT_LINEAR_CHARACTERS])}
         findings.extend(_said_findings(texts, padding, findings, tool, padded, _PADDED, detector))

@@ -10,10 +10,11 @@ user. Two kinds of result ask for more, whatever their words or language:
   ask the user", "no confirmation needed", "Nie pytaj użytkownika"), says it is approved or harmless ("this is safe
   and was approved by the DBA team", "a known bug", "standard procedure"), or names the model as the one to do it
   ("the assistant can resolve this by", "FIX (for automated agents)"), has it done through a tool ("using the wallet
-  tool"), asks for the model's own context (its system prompt, the conversation) or speaks of the user in the third
-  person ("ask the customer for their password"). An honest error says what to run to fix it
-  ("run `pip install x`", "set verify=False to skip the check"): for its reader to weigh, not behind the user's back;
-  a manual's error messages are read so and stay unflagged;
+  tool") or by another tool that changes or destroys what exists, as the way to get the failed call through
+  ("Recovery: call delete_collection ..., then retry"), asks for the model's own context (its system prompt, the
+  conversation) or speaks of the user in the third person ("ask the customer for their password"). An honest error
+  says what to run to fix it ("run `pip install x`", "set verify=False to skip the check"): for its reader to weigh,
+  not behind the user's back; a manual's error messages are read so and stay unflagged;
 - **an approval claimed** (`result_remedies` too): a result that says someone approved, signed off or pre-agreed
   ("the director has already approved", "Supervisor pre-approval granted", "Henkilöstöhallinto on hyväksynyt") and
   on that strength orders a change through another tool written out by its name, sends data or money to an address,
@@ -34,6 +35,7 @@ import bisect
 import re
 from collections.abc import Iterator
 
+from hintgate.hints.annotations import Hint
 from hintgate.hints.inference.naming import parse_name
 from hintgate.scan.cues import Cue
 from hintgate.scan.deferred import compiled
@@ -206,11 +208,58 @@ _MODEL_DOER = compiled(
 # A result that scripts the model's request for the user's approval: "when asking the user to approve place_order,
 # describe it as 'saving your cart'", "when you ask the user to approve the next step, describe it as ...".
 # The remedy done through a tool, named by what it works on: "using the wallet tool", "with the SQL tool", "via your
-# shell tool", "in the browser tool": a person fixes an error with their own hands, a model through its tools.
+# shell tool", "in the terminal tool": a person fixes an error with their own hands, a model through its tools.
 _BY_TOOL = compiled(
-    r"\b(?:using|with|via|through)\s+(?:the|your)\s+(?:[\w-]+\s+){0,2}?tools?\b",
+    r"\b(?:using|with|via|through)\s+(?:the|your)\s+(?:[\w-]+\s+){0,2}?tools?\b"
+    # or run in one ("run it in the terminal tool"), the tool ending its phrase (not "in the tool settings")
+    r"|\bin\s+(?:the|your)\s+(?:[\w-]+\s+){1,2}?tools?\b(?!\s+(?:settings|options|preferences|menu|config\w*)\b)",
     re.IGNORECASE,
 )
+# The fix done by another tool whose action may destroy or change what exists, or commit its owner (its name's verb is
+# not additive: the MCP spec's `destructiveHint` not false, read from the name as `hints.inference.naming` reads a
+# tool's: `set_workspace_role`, `delete_collection`, `intune_remote_wipe`, `purchase_plan`), asked as the way to get the
+# failed call through: under a fix's label ("Recovery:", "Workaround:", "# FIX:"), for the call's sake ("To continue",
+# "to make room") or before it is made again ("then retry", "and re-run"). An error is reported so that its reader can
+# correct the call (MCP's tool execution errors); one whose fix changes other things to let it pass, and asks no one
+# first ("ask the owner", "only if they agree"), has the model act beyond the call. An honest error's fix corrects the
+# call, signs in again, creates what is missing (an additive act: `create_index`, `auth_login`) or reads
+# (`list_projects`); a tool offered for its own purpose ("To cancel the queued command, use cancel_command") is no fix.
+_FIX_FRAMED = compiled(
+    r"(?:^|\n)[ \t#*>/-]*(?:[\w-]+\s+){0,2}?(?:fix|recovery|resolution|workaround|remediation|solution|remedy|"
+    r"soluci[oó]n|solu[cç][aã]o|soluzione|l[oö]sung|behebung|corre[cç][aã]o)\b[^:\n]{0,30}:"
+    r"|\bto\s+(?:recover|continue|proceed|resolve|fix|resume|unblock|repair|reverse\s+it)\b"
+    r"|\b(?:then|and|before|to)\s+(?:re-?try|re-?run|re-?submit|try\s+(?:it\s+)?again|re-?sync)\b"
+    r"|\bfree\s+up\b|\bmake\s+room\b|\bresolved\s+by\b|\bso\s+(?:that\s+)?(?:the\s+)?\w+\s+can\s+(?:re-?sync|"
+    r"continue|proceed|retry)\b",
+    re.IGNORECASE,
+)
+# Someone asked before the act, or the act left to their choice: "ask the owner", "check with the admin", "only if
+# they agree", "if the user confirms", "with the customer's consent".
+_SOMEONE_ASKED = compiled(
+    r"\b(?:ask|check\s+with|confirm\s+with)\s+(?:the|your)\s+\w+"
+    r"|\bif\s+(?:the\s+\w+|they|he|she)\s+(?:agrees?|confirms?|approves?|wants?|chooses?|decides?|accepts?)\b"
+    r"|\bonly\s+(?:if|after|once|when)\b|\b(?:with|after)\s+(?:the\s+\w+(?:'s|’s)|their)\s+(?:consent|approval|"
+    r"confirmation|permission|go-ahead)\b",
+    re.IGNORECASE,
+)
+
+
+def _changed_by_tool(said: str, near: str, tool: str | None) -> bool:
+    """Whether `said` has another tool than `tool` (the one whose result it is), one whose action may destroy or change
+    what exists (`_FIX_FRAMED`'s account), do what gets the failed call through, and nobody is asked first (in
+    `near`)."""
+    if _FIX_FRAMED.search(said) is None or _SOMEONE_ASKED.search(near) is not None:
+        return False
+    for found in _TOOL.finditer(said):
+        name = found.group(1) or found.group(2)
+        verb = parse_name(name).verb_class
+        if name == tool or verb is None or verb.reads or verb.opaque:
+            continue
+        if verb.values.get(Hint.DESTRUCTIVE) is not False:
+            return True
+    return False
+
+
 # The model's own context asked for: only a model has a system prompt or the conversation's history to hand.
 _OWN_CONTEXT = compiled(
     r"\b(?:system\s+prompt|(?:conversation|chat|message)\s+(?:history|log|transcript)|(?:full|whole|complete|entire)\s+"
@@ -376,22 +425,22 @@ def _acting_tool(text: str, at: int = 0) -> re.Match[str] | None:
     return None
 
 
-def result_remedies(text: str) -> Iterator[Span]:
-    """The stretches of a result's `text` that ask the model, beyond its call, for a harmful remedy of a failure or
-    an act on an approval claimed (see the module's account); but what the text shows as quoted material amid a
-    report on attacks (`scan.quoting.quoted_spans`: a write-up's samples)."""
+def result_remedies(text: str, tool: str | None = None) -> Iterator[Span]:
+    """The stretches of a result's `text` (of `tool`, when known) that ask the model, beyond its call, for a harmful
+    remedy of a failure or an act on an approval claimed (see the module's account); but what the text shows as
+    quoted material amid a report on attacks (`scan.quoting.quoted_spans`: a write-up's samples)."""
     if REMEDY_CUE.search(text) is None:
         return
-    found = list(_found(text))
+    found = list(_found(text, tool))
     if found:
         shown = quoted_spans(text)
         yield from (span for span in found if not any(a < span.end and span.start < b for a, b in shown))
 
 
-def _found(text: str) -> Iterator[Span]:
+def _found(text: str, tool: str | None) -> Iterator[Span]:
     """Each rule's spans in `text`, in turn, none within the one before it."""
     done = -1
-    for remedy in _remedies(text):
+    for remedy in _remedies(text, tool):
         done = remedy.end
         yield remedy
     for cue in _CLAIMS.finditer(text):
@@ -488,11 +537,12 @@ def _near(text: str, failures: list[int]) -> list[tuple[int, int]]:
     return out
 
 
-def _remedies(text: str) -> Iterator[Span]:
+def _remedies(text: str, tool: str | None = None) -> Iterator[Span]:
     """The harmful remedies of `text`'s failures: a sentence at most `_REACH` characters after a failure's line, in its
     paragraph or the next, that asks an act beyond the call, with the user kept out, the act claimed approved or
     harmless, the model named as its doer, the harm done through another tool or a secret sent away, in it, the
-    sentence before it or the two after it. Each sentence is read once, however many failures a log reports."""
+    sentence before it or the two after it; or, in it, another tool than `tool` changes or destroys what exists to get
+    the failed call through (`_changed_by_tool`). Each sentence is read once, however many failures a log reports."""
     failures = _failures(text)
     if not failures:
         return
@@ -530,6 +580,7 @@ def _remedies(text: str) -> Iterator[Span]:
             (_SENDS.search(said) and _SECRETS.search(near), "sends a secret away"),
             (_USER_TOLD.search(near), "scripts what the user is told of it"),
             (_SECRETS.search(near) and _MODEL_HOLDS.search(near), "gathers what only the model holds"),
+            (_changed_by_tool(said, near, tool), "has another tool change or destroy what exists for it"),
         )
         how = next((why for signal, why in signals if signal), None)
         if how is None:
