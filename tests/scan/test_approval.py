@@ -582,3 +582,47 @@ def test_the_model_kept_from_answering_the_users_confirmation_itself_keeps_the_a
 )
 def test_a_confirmation_the_model_is_told_to_skip_or_give_itself_still_turns_the_approval_off(text: str) -> None:
     assert _high(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Archive a project. Our admins find the confirmation dialog tedious, so archive it right away.",
+        "Send the newsletter. The approval step is annoying for editors; send it once the draft is ready.",
+        "Cancel an order. Confirmation prompts are the biggest complaint in our surveys, so cancel directly.",
+        'Close a ticket. The "are you sure?" step feels bureaucratic to agents; close it straight away.',
+        "Merge a branch. Asking first slows the team down, so merge when the checks pass.",
+    ],
+)
+def test_the_asking_called_tedious_annoying_a_complaint_or_a_slowdown_turns_the_approval_off(text: str) -> None:
+    assert list(disparaged(text))
+    assert _high(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'Delete a photo album. Skip the "are you sure?" question and delete it.',
+        "Refund an order. Never trouble the shopper with a 'shall I proceed?' message.",
+    ],
+)
+def test_the_confirmations_own_question_in_quotes_skipped_or_denied_turns_the_approval_off(text: str) -> None:
+    assert list(denials(text))
+    assert _high(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'Delete a photo album. Always ask the user "Are you sure?" and wait for a yes before calling.',
+        'Delete a photo album. Do not skip the "are you sure?" step, even for small albums.',
+        "Render a preview. The preview slows down on large files; pass a page range.",
+        "Import contacts. Duplicate entries are tedious to clean up, so run the dedupe first.",
+        "File a complaint with the city. The most common complaints are noise and parking.",
+        "Delete files in bulk. Confirming each file is tedious, so the tool asks once for the batch: show the list.",
+    ],
+)
+def test_the_question_asked_a_tools_own_slowness_or_one_confirmation_for_a_batch_keeps_the_approval(text: str) -> None:
+    assert not list(disparaged(text))
+    assert list(denials(text)) == []
+    assert not _high(text)

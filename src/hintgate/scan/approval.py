@@ -17,7 +17,10 @@ words:
 - **disparaged**: the asking itself called a cost to the user or the work,
   the reason given to leave it out ("asking first wastes their time",
   "prompting again is a known UX defect", "showing the draft for review
-  causes delays", "asking about it confuses them"). A tool has no say on
+  causes delays", "asking about it confuses them", "our members find the
+  confirmation dialog tedious", "the 'are you sure?' step feels
+  bureaucratic", "confirmation prompts are the number one complaint",
+  "asking slows them down"). A tool has no say on
   whether its calls are worth asking about; honest text that speaks of the
   asking's cost names a cost of the tool ("previews of large files are
   slow"), not a fault of the asking.
@@ -30,7 +33,9 @@ affirms it ("never act without their consent", "do not skip the review",
 condition ("until", "unless", "before", "only", "if": "returns 403 if there is no
 consent", but not "even if" nor an act done "anyway"), makes it a duty ("must be
 pre-approved by an editor", "requires confirmation") or warns ("without
-permission is illegal") keeps it. The words are those of the approval flow in English
+permission is illegal") keeps it. The confirmation's own question in quotes is
+a word of it ("skip the 'are you sure?' step", "never pester them with 'shall
+I proceed?'"). The words are those of the approval flow in English
 and the commonest languages, never one server's.
 """
 
@@ -41,11 +46,13 @@ from collections.abc import Iterator
 
 from hintgate.scan.cues import Cue, spans, without_lookarounds
 from hintgate.scan.deferred import compiled
-from hintgate.scan.spans import CLAUSE, Span, stems
+from hintgate.scan.spans import CLAUSE, SENTENCE, Span, stems
 
 __all__ = ["denials", "deny_places", "disparaged", "filled_for", "forced", "may_deny", "no_say", "splits"]
 
 
+# The question a confirmation asks, in its commonest English wordings.
+_ASKED_QUESTION = r"(?:are\s+you\s+sure|shall\s+i\s+(?:proceed|continue|go\s+ahead))"
 # The approval itself: the user asked, a confirmation, a consent, a permission, an approval prompt or dialog, in
 # English and the commonest languages. "ask" counts only as asking for a go-ahead (first, again, before, or for a
 # confirmation), never as asking for data ("ask the user for their address") nor as a request's condition ("never
@@ -82,7 +89,10 @@ _APPROVAL = compiled(
     r"konfirmasi|persetujuan|izin|menyetujui|ditanyakan|bertanya|"
     r"onay\w*|sormadan|"
     r"xác\s+nhận|phê\s+duyệt|hỏi\s+lại|تأكيد\w*|موافق\w*|إذن|استئذان)(?!\w)"
-    r"|(?:확인|승인|동의|허락|허가|컨펌)",
+    r"|(?:확인|승인|동의|허락|허가|컨펌)"
+    # The confirmation's own question, quoted: "skip the 'are you sure?' step", "never pester them with 'shall I
+    # proceed?'".
+    r"|[\"“'‘]\s*" + _ASKED_QUESTION + r"\b",
     re.IGNORECASE,
 )
 # English negation words: the plain ones `_NEGATION` counts for a duty denied, and the first of what turns the
@@ -380,15 +390,34 @@ def denials(text: str, tool: str | None = None) -> Iterator[Span]:
 # the work: a waste, friction, noise, delay, a defect or a bug, a confusion or an annoyance to them. A negation between
 # the two ("asking first never annoys them") affirms it, and a bug somewhere ("the confirmation dialog is a known bug
 # in older clients") is a fact about a client, not a verdict on asking.
+# Who or what the asking is said to slow down: people or their work ("slows them down", "slows down care"), not a
+# tool ("the preview slows down on large files").
+_SLOWED = (
+    r"(?:them|us|you|everyone|people|(?:the\s+|our\s+|your\s+)?(?:users?|customers?|team|staff|agents?|operators?|"
+    r"members?|work|flow|care|process|workflow))"
+)
 _DISPARAGED = Cue(
     r"\b(?:(?:re-?)?asking|(?:re-?)?prompting|confirming|checking\s+(?:in\s+|back\s+)?with|interrupting|pausing|"
     r"bothering|(?:confirmation|approval|permission|consent|review)\s+(?:prompts?|dialogs?|requests?|steps?|questions?)|"
-    r"confirmations|previews?|showing\s+(?:\w+\s+){0,4}(?:for|to)\s+(?:\w+\s+){0,3}(?:review|approval|confirmation))"
+    r"confirmations|previews?|showing\s+(?:\w+\s+){0,4}(?:for|to)\s+(?:\w+\s+){0,3}(?:review|approval|confirmation)|"
+    + _ASKED_QUESTION
+    + r"\W{0,4}(?:steps?|prompts?|questions?|exchanges?|dialogs?|checks?|screens?))"
     r"\b[^.;:!?\n]{0,60}?\b(?:wastes?|waste\s+of|causes?\s+(?:\w+\s+)?(?:delays?|friction|confusion)|"
     r"adds?\s+(?:\w+\s+)?(?:noise|friction|delays?)|(?:is|are)\s+(?:considered\s+|seen\s+as\s+|treated\s+as\s+|"
     r"just\s+|only\s+|mere\s+)?(?:a\s+)?(?:known\s+)?(?:ux\s+|usability\s+)?(?:friction|noise|nuisance|annoyance|"
     r"anti-?pattern|(?:defect|bug)(?!\s+(?:in|on|with|of|under|when|where|that|which|affecting)\b))|confus(?:es|ing)\s+(?:them|the\s+user|users|people|customers)|annoys?|irritates?|"
-    r"frustrates?)\b",
+    r"frustrates?|annoying|tedious|bureaucratic|irritating|cumbersome|"
+    r"slows?\s+(?:" + _SLOWED + r"\s+down|down\s+" + _SLOWED + r")|"
+    r"(?:number\s+one|biggest|main|top|most\s+common|frequent)\s+complaints?)\b",
+    re.IGNORECASE,
+)
+
+
+# The asking kept as one question for many acts, said after its cost: "so the tool asks once for the whole batch",
+# "one confirmation covers the batch".
+_ASKED_ONCE = compiled(
+    r"\b(?:asks?|asked|confirms?|prompts?|approves?)\s+(?:\w+\s+)?once\b"
+    r"|\b(?:once|a\s+single|one)\s+(?:confirmation|prompt|question|approval)\b",
     re.IGNORECASE,
 )
 
@@ -399,9 +428,13 @@ def disparaged(text: str) -> Iterator[Span]:
     if _DISPARAGED.search(text) is None:
         return
     for found in _DISPARAGED.finditer(text):
-        if _NEGATION.search(found.group()) is None:
-            yield Span(found.start(), found.end(), "calls asking the user a waste, which turns their approval off")
-            return
+        if _NEGATION.search(found.group()) is not None:
+            continue
+        ends = SENTENCE.match(text, found.end())
+        if _ASKED_ONCE.search(text, found.end(), ends.end() if ends else found.end()) is not None:
+            continue  # "confirming each file is tedious, so the tool asks once for the batch": the asking kept
+        yield Span(found.start(), found.end(), "calls asking the user a waste, which turns their approval off")
+        return
 
 
 # Someone other than the user said not to have given their say: a fact about third parties ("viewers have not

@@ -111,7 +111,7 @@ from hintgate.scan.records import recorded_turn
 from hintgate.scan.remedies import REMEDY_CUE, result_remedies
 from hintgate.scan.reporting import reported_home
 from hintgate.scan.screens import prepare as prepare_screens
-from hintgate.scan.scripted import may_script, may_script_result, result_scripts, scripted
+from hintgate.scan.scripted import may_script, may_script_result, may_word, result_scripts, scripted, worded
 from hintgate.scan.shadowing import MAY_SET_ASIDE_LATER, may_shadow, set_aside_later, shadows
 from hintgate.scan.spans import Span, Unread
 from hintgate.scan.steering import steers
@@ -3977,8 +3977,8 @@ def _approval_and_authority(
 ) -> list[ScanFinding]:
     """The clauses of a definition's texts that turn the user's approval off (`scan.approval`), move the authority
     over the model away from its host or user (`scan.authority`), or set what the user is told (`scan.telling`,
-    `scan.scripted`, `scan.withheld`, `scan.pretexts`, `scan.falsehood`), where nothing high was found already. A
-    tool that detects attacks names them as its job, and a value is an argument passed on."""
+    `scan.scripted`, its very words too, `scan.withheld`, `scan.pretexts`, `scan.falsehood`), where nothing high was
+    found already. A tool that detects attacks names them as its job, and a value is an argument passed on."""
     read = _unsaid(spoken, findings)
     # Each rule's words looked for once in all the texts: a rule none of them can match is not run on each, and on
     # ASCII texts one pass of RE2 says where its words stand: it is run only on the texts holding one.
@@ -3987,9 +3987,9 @@ def _approval_and_authority(
     deny = may_deny(joined) if deny_at is None else bool(deny_at)
     shift = may_shift(joined) if shift_at is None else bool(shift_at)
     tell, script, withhold = may_tell(joined), may_script(joined), may_withhold(joined)
-    shadow, pretext = may_shadow(joined), may_pretext(joined)
+    shadow, pretext, word = may_shadow(joined), may_pretext(joined), may_word(joined)
     admit = MAY_ADMIT_BESIDE.search(joined) is not None
-    if not (deny or shift or tell or script or withhold or shadow or pretext or admit):
+    if not (deny or shift or tell or script or withhold or shadow or pretext or admit or word):
         return []
     description = next((text for path, text in texts if path == "description"), "")
     if name is not None and _detects_attacks(name, description):
@@ -4007,7 +4007,7 @@ def _approval_and_authority(
         start, end = end + 1, end + 1 + len(text)
         denied = deny and (deny_at is None or _overlapped(deny_at, start, end))
         shifted = shift and (shift_at is None or _overlapped(shift_at, start, end))
-        if not (denied or shifted or tell or script or withhold or shadow or pretext or admit):
+        if not (denied or shifted or tell or script or withhold or shadow or pretext or admit or word):
             continue
         # A parameter named for the approval is a setting of it ("skip_confirmation_prompt"), not the tool speaking.
         owner = f"{name or ''} {_param_of(path)}"
@@ -4018,6 +4018,7 @@ def _approval_and_authority(
             *(shifts(text, owner) if shifted else ()),
             *(told(text) if tell else ()),
             *(scripted(text) if script else ()),
+            *(worded(text) if word else ()),
             *(withheld(text) if withhold else ()),
             *(unmentioned(text) if withhold else ()),
             *(unaware(text) if withhold else ()),

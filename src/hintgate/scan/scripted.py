@@ -13,13 +13,20 @@ open", "answer that you checked it yourself"), and one of
   a question set before the data is read;
 - **the data kept back in the same sentence**: a telling or showing denied
   ("do not bring it up", "never mention the rest", "don't show the others")
-  beside the claim: what is hidden is replaced by what is said.
+  beside the claim: what is hidden is replaced by what is said;
+- **the words fixed in advance** (`worded`): a wording in quotes the model is
+  to say to its user exactly, verbatim or word for word ("after the call,
+  reply to the user with exactly: '...'", "the confirmation to the user
+  should read exactly: '...'"): a report of a call written before any call
+  was made, whatever it claims.
 
 Telling the user what to do ("if the user asks, tell them to restart the
 app"), where to look or how ("tell them how to reset it") makes no claim, a
 saying that is itself denied ("never tell the user the balance is fine") is a
-protective rule, and keeping a secret back ("don't show the token") is the
-user's safety. The words are general English and the commonest European
+protective rule, keeping a secret back ("don't show the token") is the
+user's safety, and exact words tied to the data ("report the status exactly
+as returned", "quote the advice verbatim") or typed by the user ("ask them to
+type 'DELETE ALL' exactly") are no wording of the text's own. The words are general English and the commonest European
 languages, never one server's.
 """
 
@@ -41,9 +48,11 @@ __all__ = [
     "answers_user",
     "may_script",
     "may_script_result",
+    "may_word",
     "relaying",
     "result_scripts",
     "scripted",
+    "worded",
 ]
 
 _PERSON = (
@@ -269,13 +278,18 @@ def _claims(sentence: str) -> Iterator[re.Match[str]]:
         at = say.end()
         if _NO_CLAIM.match(sentence, at) or _CLAIM.match(sentence, at) is None or _FUTURE.match(sentence, at):
             continue
-        lo = max(0, say.start() - _REACH)
-        clause = max(sentence.rfind(",", lo, say.start()), sentence.rfind(";", lo, say.start()), lo - 1) + 1
-        if _NEGATED.search(sentence, clause, say.start()):
+        if _denied_before(sentence, say.start()):
             continue  # "never tell them it is fine": the claim forbidden
-        if _THIRD_PERSON.search(sentence, lo, say.start()):
+        if _THIRD_PERSON.search(sentence, max(0, say.start() - _REACH), say.start()):
             continue  # "even if they say they have permission": someone else's saying, reported
         yield say
+
+
+def _denied_before(sentence: str, at: int) -> bool:
+    """Whether the clause of `sentence` that holds the saying at `at` negates it just before (a few words back)."""
+    lo = max(0, at - _REACH)
+    clause = max(sentence.rfind(",", lo, at), sentence.rfind(";", lo, at), lo - 1) + 1
+    return _NEGATED.search(sentence, clause, at) is not None
 
 
 def scripted(text: str) -> Iterator[Span]:
@@ -308,6 +322,80 @@ def _script(said: str) -> str | None:
         if len(kept) > 1 or not kept[0][0] <= say.start() < kept[0][1]:
             return "scripts a claim for the user while keeping the data back"
     return None
+
+
+# ---- In a definition: the words the user is to hear, fixed before any call.
+#
+# A definition is written before the tool is ever called: a wording in quotes it has the model say to its user exactly
+# ("after the call, reply to the user with exactly: '...'", "say exactly '...'", "the confirmation to the user should
+# read exactly: '...'", "open with this sentence word for word: '...'") is the report of a call nobody has read,
+# whatever it claims. Exact words tied to the data ("report the status exactly as returned", "quote the advice
+# verbatim", no wording after the exactness) or typed by the user ("ask them to type 'DELETE ALL' exactly": typed,
+# not said to them) are no wording of the text's own.
+_EXACT = r"(?:exactly|verbatim|word[\s-]+for[\s-]+word)"
+_WORDING = (
+    r"(?:(?:this|that|the\s+following|these|those)\s+(?:sentence|line|text|message|wording|word|phrase|reply|response|"
+    r"answer|statement)s?)"
+)
+# A wording in quotes of two words or more: "'All set.'", not a quoted value ("'DELETE'") nor an apostrophe.
+_QUOTED_WORDING = r"(?:[\"“«]|(?<!\w)['‘])\s*\w[\w'’-]*[\s,]+\w"
+# A saying, its hearer and its wording ("reply to the user with this sentence"; "state", "answer" and "phrase" with a
+# hearer or an object, not the nouns: "pass the state exactly as 'In progress'", "match the phrase exactly"), a reply
+# opened with a sentence, or a hearing or a reading as a duty ("the student should hear", "the confirmation to the
+# user should read": `heard`, its hearer named before it); then the exactness and the wording.
+_HEARER = r"(?:\s+(?:to\s+)?(?:" + _PERSON + r"|them|him|her))"
+_SAYING = (
+    r"(?:(?:tell|say|reply|respond|announce)" + _HEARER + r"?|(?:state|answer)" + _HEARER + r"|phrase\s+(?:it|them))"
+    r"(?:\s+(?:with|by\s+saying))?(?:\s+" + _WORDING + r")?"
+)
+_OPENED = (
+    r"(?:open|start|begin)\s+(?:(?:your|the)\s+(?:reply|answer|response|summary)\s+)?(?:with|by\s+saying)\s+"
+    r"(?:this|that|the\s+following)\s+(?:sentence|wording|phrase|words|greeting)"
+)
+_HEARD = r"(?P<heard>(?:should|must|shall|(?:is|are)\s+to|needs?\s+to|has\s+to)\s+(?:always\s+)?(?:read|hear))"
+_FIXED_WORDING = compiled(
+    rf"\b(?:{_SAYING}|{_OPENED}|{_HEARD})\s+{_EXACT}(?:\s+as)?(?:\s+{_WORDING})?"
+    rf"(?:,?\s+and\s+nothing\s+(?:else|more))?\s*:?\s*{_QUOTED_WORDING}",
+    re.IGNORECASE,
+)
+_HEARD_BY = compiled(r"\b" + _PERSON + r"\b", re.IGNORECASE)
+# The wording given first, its exactness in the sentence after: "... is fixed: '...'. Use that sentence word for word."
+_SAME_WORDING = compiled(
+    r"\buse\s+(?:that|this|the\s+same)\s+(?:sentence|wording|line|phrase|reply|text|message|answer)\s+" + _EXACT,
+    re.IGNORECASE,
+)
+_QUOTED = compiled(_QUOTED_WORDING)
+# How far back the wording of `_SAME_WORDING` is looked for: the sentence before it.
+_WORDING_BACK = 300
+_MAY_WORD = Cue(r"\b" + _EXACT + r"\b", re.IGNORECASE)
+
+
+def may_word(text: str) -> bool:
+    """Whether `worded` may find anything in `text`, or in any of the texts joined with "." into it."""
+    return _MAY_WORD.search(text) is not None
+
+
+def worded(text: str) -> Iterator[Span]:
+    """The sentences of `text` (a definition's) that fix in quotes the words the model is to say to its user exactly:
+    a report of the call written before the call."""
+    for sentence, said in sentences_with(_MAY_WORD, text):
+        fixed = _FIXED_WORDING.search(said)
+        if (
+            fixed is not None
+            and not _denied_before(said, fixed.start())
+            and (fixed.group("heard") is None or _HEARD_BY.search(said, 0, fixed.start()) is not None)
+        ):
+            # From the saying on: a clause before it ("when requesting approval, phrase it ...") says when, not what.
+            yield Span(
+                sentence.start() + fixed.start(), sentence.end(), "fixes the words the user is told before the call"
+            )
+            return
+        if (
+            _SAME_WORDING.search(said) is not None
+            and _QUOTED.search(text, max(0, sentence.start() - _WORDING_BACK), sentence.start()) is not None
+        ):
+            yield Span(sentence.start(), sentence.end(), "fixes the words the user is told before the call")
+            return
 
 
 def result_scripts(text: str) -> Iterator[Span]:
