@@ -18,6 +18,7 @@ every part of the scan that reads sentences:
 from __future__ import annotations
 
 import bisect
+import functools
 import json
 import re
 from typing import Any
@@ -147,6 +148,41 @@ _REPORTS = compiled(
 # The same words searched by RE2 where one may start, Python's engine asked there (`scan.cues.Cue`): the same matches,
 # without Python's engine trying every alternative at every character of a long text.
 _REPORTS_CUE = Cue(_REPORTS.pattern, re.IGNORECASE)
+# ---- A finding's line: a label, a colon, and the words it found quoted to the line's end.
+#
+# A scanner or a reviewer lists what it found in a document as lines that say where and how each text was found
+# ("1. White text on page 2, 9 words: \"...\"", "Comment by 'guest': \"...\"", "Fundstelle Seite 2: „...“"): the
+# label is the finding, the quotation its evidence. Such a line quotes when the text around it (its quotations left
+# out) says it reports what it found, detected, flagged or saw made invisible (`_FOUND`): words a report uses of
+# someone else's text, not of its own. (Not "hidden" alone: an item's state, "Staff picks (hidden)", is no finding.)
+_FOUND = (
+    r"(?<![@./-])(?<![^\W_])(?:findings?|flagged|detect\w*|invisible|white[\s-]+(?:on[\s-]+white|text)|"
+    r"zero[\s-]?width|manipulat\w*|suspicious|scann(?:er|ed)|"
+    r"bevinding\w*|gedetecteerd|unsichtbar\w*|fundstelle\w*|erkannt|"
+    r"détecté\w*|detectad\w*|rilevat\w*|wykryt\w*|"
+    r"обнаружен\w*|tespit)\b(?![\w-]*\.[a-z]|[\w.-]*@)"
+    r"|phát\s+hiện|检测|検出|탐지"
+)
+_FOUND_CUE = Cue(_FOUND, re.IGNORECASE)
+# Before a quotation on its line: a label and its colon (in any script), or a list's mark alone (the item is the
+# quotation); after it, at most a stop to the line's end.
+_LABEL_BEFORE = compiled(r"[^\n]*\S[ \t]?[:：][ \t]*|[ \t]*(?:[-*+\u2022]|\d+[.)])[ \t]+")
+_LINE_END_AFTER = compiled(r"[ \t]*[.,;]?[ \t]*(?:\n|$)")
+# An HTML comment on one line: in a text shown as it is written, the words a page hid from its readers, shown.
+_COMMENT = compiled(r"<!--[^\n]{3,400}?-->")
+
+
+def _finding_line(text: str, found: _Reports, line: int, start: int, end: int) -> bool:
+    """Whether `text[start:end]` (its line starting at `line`) is the evidence of a finding's line: the value of its
+    line's label (a label and a colon or a list's mark before it, its line's end after it), in a text that says, out
+    of its quotations, that it reports what it found (`found`, of `_FOUND`; read only for such a line)."""
+    return (
+        _LABEL_BEFORE.fullmatch(text, line, start) is not None
+        and _LINE_END_AFTER.match(text, end) is not None
+        and (found.between(start - _BEFORE, start) or found.between(end, end + _AFTER))
+    )
+
+
 # How far around a quotation the text reporting on it is read.
 _BEFORE = 600
 _AFTER = 300
@@ -191,6 +227,7 @@ def quoted_spans(text: str) -> list[tuple[int, int]]:
     quotes = [quote.span() for quote in _INLINE.finditer(text)]
     starts = [start for start, _ in quotes]
     reports = _Reports(text, quotes, starts)
+    found = _Reports(text, quotes, starts, _FOUND_CUE)
     spans = _blocks(text, reports)
     inside = [start for start, _ in spans]
     remarked: list[tuple[int, int]] = []  # quotations in sentences: a verdict beside them may quote them
@@ -212,9 +249,16 @@ def quoted_spans(text: str) -> list[tuple[int, int]]:
             reports.between(start - _BEFORE, start)
             or reports.between(end, _sentence_end(text, end))
             or moderated(text, start, end)
+            or _finding_line(text, found, line, start, end)
         ):
             spans.append((start, end))
         remarked.append((start, end))
+    if "<!--" in text:
+        for comment in _COMMENT.finditer(text):
+            # An HTML comment a finding's line shows as its evidence ("Offset 1,044: <!-- ... -->").
+            start, end = comment.span()
+            if _finding_line(text, found, max(text.rfind("\n", 0, start) + 1, start - 200), start, end):
+                spans.append((start, end))
     if "'" in text:
         for quote in _SINGLE.finditer(text):
             # In single marks too, a quotation an item of a queue reports on ("#48211 — phrase matched: '...'").
@@ -347,14 +391,21 @@ def _verdict_after(text: str, end: int) -> bool:
 
 
 class _Reports:
-    """Where `text` reports on attacks (`_REPORTS`), outside its quotations: whether it does between two places."""
+    """Where `text` reports on attacks (`_REPORTS`, or the words of `cue`), outside its quotations: whether it does
+    between two places."""
 
-    def __init__(self, text: str, quotes: list[tuple[int, int]], starts: list[int]) -> None:
-        self._at: list[int] = []
-        for word in _REPORTS_CUE.finditer(text):
-            quote = bisect.bisect_right(starts, word.start()) - 1
-            if quote < 0 or word.start() >= quotes[quote][1]:
-                self._at.append(word.start())
+    def __init__(self, text: str, quotes: list[tuple[int, int]], starts: list[int], cue: Cue | None = None) -> None:
+        self._text, self._quotes, self._starts, self._cue = text, quotes, starts, cue or _REPORTS_CUE
+
+    @functools.cached_property
+    def _at(self) -> list[int]:
+        """Where the words start, outside the quotations (read on the first question)."""
+        at: list[int] = []
+        for word in self._cue.finditer(self._text):
+            quote = bisect.bisect_right(self._starts, word.start()) - 1
+            if quote < 0 or word.start() >= self._quotes[quote][1]:
+                at.append(word.start())
+        return at
 
     def between(self, low: int, high: int) -> bool:
         """Whether a report word starts in `low`:`high`."""
