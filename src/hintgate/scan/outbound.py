@@ -181,14 +181,31 @@ _CALL_ORDERED = compiled(
     r"|\b(?:into|to)\s+[a-z][a-z\d]*(?:[_.][a-z\d]+)+\(",
     re.IGNORECASE,
 )
-MAY_CALL_WITH = Cue(_HELD + "|" + _ELSEWHERE + r"|\b(?:any|every|each)\s+tool\b", re.IGNORECASE)
-"""The words `called_with` cannot be without: data held from elsewhere, or any tool (searched by RE2 first)."""
+# The machine's own secret files: a dotfile or dot-folder of the home directory (`~/.ssh/config`, `~/.aws/credentials`),
+# a project's `.env`, an SSH key by its standard name.
+_MACHINE_FILE = r"(?:~/\.[\w.-]+(?:/[\w.-]+)*|\B\.env\b|\bid_(?:rsa|ed25519|ecdsa|dsa)\b)"
+# What such a file holds, taken by the model: its contents or a value in it, or the file read at an order's opening
+# ("read ~/.ssh/config and ..."). A file only named is a place (copy `.env.example` to `.env`, keys stay in ~/.ssh).
+_FILE_TAKEN = compiled(
+    r"\b(?:contents?|values?|text)\s+of\s+(?:[\w'-]+\s+){0,8}?`?" + _MACHINE_FILE + r"(?![\w.-])"
+    r"|" + _MACHINE_FILE + r"`?\s+(?:file\s+)?contents?\b"
+    r"|(?:^\s*|[:;(\[,]\s*|\b(?:please|also|then|and|just|first|simply|kindly)\s+)(?:read|open|cat|load)\s+"
+    r"(?:the\s+)?(?:file\s+)?`?" + _MACHINE_FILE,
+    re.IGNORECASE,
+)
+MAY_CALL_WITH = Cue(
+    _HELD + "|" + _ELSEWHERE + r"|\b(?:any|every|each)\s+tool\b|" + _MACHINE_FILE,
+    re.IGNORECASE,
+)
+"""The words `called_with` cannot be without: data held from elsewhere (the machine's secret files among it), or any
+tool (searched by RE2 first)."""
 
 
 def called_with(text: str) -> Iterator[Span]:
     """The sentences of `text` (a tool's result) that order a tool's call to carry what the model holds from
-    elsewhere: its instructions, the conversation, other tools' outputs, or a secret had from the conversation or the
-    machine. A result's own data is the user's to pass on; what it did not return is not the result's to send."""
+    elsewhere: its instructions, the conversation, other tools' outputs, the contents of the machine's secret files
+    (`~/.ssh`, `.env`), or a secret had from the conversation or the machine. A result's own data is the user's to
+    pass on; what it did not return is not the result's to send."""
     if MAY_CALL_WITH.search(text) is None:
         return
     # Where held data may be named: other sentences name none. A name in code quotes (`notes`, `history`) is the
@@ -205,7 +222,7 @@ def called_with(text: str) -> Iterator[Span]:
 
 def _carried(said: str) -> int | None:
     """Where in `said` a call is ordered to carry what the model holds from elsewhere (the order's start), or None."""
-    held = _HELD_RE.search(said)
+    held = _HELD_RE.search(said) or _FILE_TAKEN.search(said)
     if held is None and _PRIVATE.search(said) is not None:
         held = _ELSEWHERE_RE.search(said) or _ANY_CALL.search(said)
     if held is None:
