@@ -40,10 +40,12 @@ __all__ = [
     "MAY_ASK_OUT",
     "MAY_CALL_WITH",
     "MAY_SEND_OUT",
+    "MAY_SEND_THROUGH",
     "asked_out",
     "called_with",
     "quoted_before",
     "sent_out",
+    "sent_through",
 ]
 
 MACHINE = (
@@ -148,6 +150,56 @@ def sent_out(text: str) -> Iterator[Span]:
     yield from _said(text, _SENTENCE_STOPS, _MAY_ORDER, _sending, "orders private data sent to a place it names")
 
 
+# A tool that sends, by its name in code's case (MCP tool names are identifiers): a part of it a verb of sending
+# (`send_email`, `email_send`, `upload_file`, `share_file`) or an HTTP post (`http_post`). Not inside a path, an address
+# or a longer word (`/v1/send_email`, `email.sender`), nor a constant's name (`SLACK_SEND_URL`).
+_SENDING_TOOL = (
+    r"\b(?:[a-z][a-z\d]*_)+(?:send|upload|share|forward)(?:_[a-z\d]+)*\b"
+    r"|\b(?:send|upload|share|forward)(?:_[a-z\d]+)+\b|\b(?:http|web|webhook)_post\b"
+)
+_SENDING_TOOL_RE = compiled(r"(?<![/.@\w-])(?:" + _SENDING_TOOL + r")(?![@\w-]|\.\w)")
+# Where the data goes, outside the user's reach: an e-mail address, a web address, an international phone number.
+_OUTSIDE = compiled(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\bhttps?://[\w-]|\+\d{1,3}[\s\d-]{6,}\d")
+# A sending told as done or as how the tool works: a receipt or a log line, no order.
+_TOLD_DONE = compiled(
+    r"\b(?:sent|delivered|forwarded|posted|uploaded|shared|emailed|queued|scheduled|succeeded|failed|returned|"
+    r"was|were|has\s+been|have\s+been)\b",
+    re.IGNORECASE,
+)
+MAY_SEND_THROUGH = Cue(_SENDING_TOOL, 0)
+"""The words `sent_through` cannot be without: a sending tool named (searched by RE2 before the sentences are read)."""
+
+
+def sent_through(text: str) -> Iterator[Span]:
+    """The sentences of `text` (a tool's result) that script a sending tool's call to an address outside the user's
+    reach: the tool by its name and the address are code, the same in every language, and no tool's result needs the
+    model to send anything for it; a receipt (`sent to`, `delivered`) tells what was done."""
+    if MAY_SEND_THROUGH.search(text) is None:
+        return
+    # A diff's new line shows a text as changed, beside its old one: data compared, not said.
+    changed = [line.span(1) for line in _CHANGED_LINE.finditer(text)]
+    why = "scripts a sending tool's call to an outside address"
+    for span in _said(text, _SENTENCE_STOPS, MAY_SEND_THROUGH, _through, why):
+        if not any(start <= span.start < end for start, end in changed):
+            yield span
+
+
+# A diff's change: a line removed ("- ...") and the line that replaces it ("+ ..."), the new one in the group.
+_CHANGED_LINE = compiled(r"^[ \t]*-[ \t][^\n]*\n(?:[ \t]*\n)?([ \t]*\+[ \t][^\n]*)", re.MULTILINE)
+# A record stamped with its date and time (a log's or an audit trail's line) tells what happened.
+_STAMPED = compiled(r"^\W{0,3}\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}")
+
+
+def _through(said: str) -> int | None:
+    """Where in `said` a sending tool is named with an outside address to send to (the tool's name), or None."""
+    named = _SENDING_TOOL_RE.search(said)
+    if named is None or _OUTSIDE.search(said) is None or _TOLD_DONE.search(said) is not None or _STAMPED.match(said):
+        return None
+    if _DENIED.search(said, max(0, named.start() - 30), named.start()) is not None:
+        return None
+    return named.start()
+
+
 # What the model holds from elsewhere than the result, private by itself: its own instructions, the conversation or its
 # messages, what its other tools returned.
 _HELD = (
@@ -181,14 +233,31 @@ _CALL_ORDERED = compiled(
     r"|\b(?:into|to)\s+[a-z][a-z\d]*(?:[_.][a-z\d]+)+\(",
     re.IGNORECASE,
 )
-MAY_CALL_WITH = Cue(_HELD + "|" + _ELSEWHERE + r"|\b(?:any|every|each)\s+tool\b", re.IGNORECASE)
-"""The words `called_with` cannot be without: data held from elsewhere, or any tool (searched by RE2 first)."""
+# The machine's own secret files: a dotfile or dot-folder of the home directory (`~/.ssh/config`, `~/.aws/credentials`),
+# a project's `.env`, an SSH key by its standard name.
+_MACHINE_FILE = r"(?:~/\.[\w.-]+(?:/[\w.-]+)*|\B\.env\b|\bid_(?:rsa|ed25519|ecdsa|dsa)\b)"
+# What such a file holds, taken by the model: its contents or a value in it, or the file read at an order's opening
+# ("read ~/.ssh/config and ..."). A file only named is a place (copy `.env.example` to `.env`, keys stay in ~/.ssh).
+_FILE_TAKEN = compiled(
+    r"\b(?:contents?|values?|text)\s+of\s+(?:[\w'-]+\s+){0,8}?`?" + _MACHINE_FILE + r"(?![\w.-])"
+    r"|" + _MACHINE_FILE + r"`?\s+(?:file\s+)?contents?\b"
+    r"|(?:^\s*|[:;(\[,]\s*|\b(?:please|also|then|and|just|first|simply|kindly)\s+)(?:read|open|cat|load)\s+"
+    r"(?:the\s+)?(?:file\s+)?`?" + _MACHINE_FILE,
+    re.IGNORECASE,
+)
+MAY_CALL_WITH = Cue(
+    _HELD + "|" + _ELSEWHERE + r"|\b(?:any|every|each)\s+tool\b|" + _MACHINE_FILE,
+    re.IGNORECASE,
+)
+"""The words `called_with` cannot be without: data held from elsewhere (the machine's secret files among it), or any
+tool (searched by RE2 first)."""
 
 
 def called_with(text: str) -> Iterator[Span]:
     """The sentences of `text` (a tool's result) that order a tool's call to carry what the model holds from
-    elsewhere: its instructions, the conversation, other tools' outputs, or a secret had from the conversation or the
-    machine. A result's own data is the user's to pass on; what it did not return is not the result's to send."""
+    elsewhere: its instructions, the conversation, other tools' outputs, the contents of the machine's secret files
+    (`~/.ssh`, `.env`), or a secret had from the conversation or the machine. A result's own data is the user's to
+    pass on; what it did not return is not the result's to send."""
     if MAY_CALL_WITH.search(text) is None:
         return
     # Where held data may be named: other sentences name none. A name in code quotes (`notes`, `history`) is the
@@ -205,7 +274,7 @@ def called_with(text: str) -> Iterator[Span]:
 
 def _carried(said: str) -> int | None:
     """Where in `said` a call is ordered to carry what the model holds from elsewhere (the order's start), or None."""
-    held = _HELD_RE.search(said)
+    held = _HELD_RE.search(said) or _FILE_TAKEN.search(said)
     if held is None and _PRIVATE.search(said) is not None:
         held = _ELSEWHERE_RE.search(said) or _ANY_CALL.search(said)
     if held is None:

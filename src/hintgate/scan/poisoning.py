@@ -54,7 +54,16 @@ from hintgate.scan.falsehood import MAY_ADMIT_BESIDE, admitted_beside
 from hintgate.scan.fields import field_orders
 from hintgate.scan.findings import SCAN_RULES, UNSCANNED, Key, Level, Location, ScanFinding, ScanRule, high_findings
 from hintgate.scan.orders import PROHIBITION, Order, judge_result, judge_text, main_script, reaches, result_cue
-from hintgate.scan.outbound import MAY_ASK_OUT, MAY_CALL_WITH, MAY_SEND_OUT, asked_out, called_with, sent_out
+from hintgate.scan.outbound import (
+    MAY_ASK_OUT,
+    MAY_CALL_WITH,
+    MAY_SEND_OUT,
+    MAY_SEND_THROUGH,
+    asked_out,
+    called_with,
+    sent_out,
+    sent_through,
+)
 from hintgate.scan.padded import may_pad, padded
 from hintgate.scan.phrases import (
     ADDRESS,
@@ -908,6 +917,11 @@ def _scan_strings(
         # Private data ordered sent to a place the text names, whoever is to send it (`scan.outbound.sent_out`).
         owned = {location for location, text in texts if text and MAY_SEND_OUT.search(text[:RESULT_LINEAR_CHARACTERS])}
         findings.extend(_said_findings(texts, owned, findings, tool, sent_out, _ASKED_OUT, detector))
+        # A sending tool's call scripted to an outside address, in any language (`scan.outbound.sent_through`).
+        through = {
+            location for location, text in texts if text and MAY_SEND_THROUGH.search(text[:RESULT_LINEAR_CHARACTERS])
+        }
+        findings.extend(_said_findings(texts, through, findings, tool, sent_through, _ASKED_OUT, detector))
         # What the model holds from elsewhere (its instructions, the chat, other tools' outputs) ordered into a call.
         held = {location for location, text in texts if text and MAY_CALL_WITH.search(text[:RESULT_LINEAR_CHARACTERS])}
         findings.extend(_said_findings(texts, held, findings, tool, called_with, _ASKED_OUT, detector))
