@@ -32,7 +32,7 @@ from collections.abc import Callable, Iterator
 from hintgate.scan.cues import Cue
 from hintgate.scan.deferred import compiled
 from hintgate.scan.quoting import quotation_open, quoted_phrases, quoted_spans, quotes_attack
-from hintgate.scan.records import recorded_turn
+from hintgate.scan.records import credited_entry, recorded_turn
 from hintgate.scan.spans import Span, overlapping
 
 __all__ = [
@@ -176,11 +176,14 @@ def sent_through(text: str) -> Iterator[Span]:
     model to send anything for it; a receipt (`sent to`, `delivered`) tells what was done."""
     if MAY_SEND_THROUGH.search(text) is None:
         return
-    # A diff's new line shows a text as changed, beside its old one: data compared, not said.
+    # A diff's new line shows a text as changed, beside its old one: data compared, not said; a change log's entry
+    # credited to its author ("... when using `upload_file` by [@jo](https://...) in #88") records a change made.
     changed = [line.span(1) for line in _CHANGED_LINE.finditer(text)]
     why = "scripts a sending tool's call to an outside address"
     for span in _said(text, _SENTENCE_STOPS, MAY_SEND_THROUGH, _through, why):
-        if not any(start <= span.start < end for start, end in changed):
+        stop = text.find("\n", span.start)
+        line = text[text.rfind("\n", 0, span.start) + 1 : len(text) if stop < 0 else stop]
+        if not any(start <= span.start < end for start, end in changed) and not credited_entry(line):
             yield span
 
 

@@ -116,7 +116,7 @@ from hintgate.scan.reading import (
     spelled_out,
     split_phrases,
 )
-from hintgate.scan.records import recorded_turn
+from hintgate.scan.records import credited_entry, recorded_turn
 from hintgate.scan.remedies import REMEDY_CUE, result_remedies
 from hintgate.scan.reporting import reported_home
 from hintgate.scan.screens import prepare as prepare_screens
@@ -2906,25 +2906,12 @@ def _credited(text: str, signal: _Signal) -> bool:
     imperative mood commit titles are written in, asked of nobody."""
     if signal.view.hidden:
         return False
-    line = text[text.rfind("\n", 0, signal.start) + 1 : _line_end(text, signal.end)]
-    if len(line) > 600 or _CREDIT.search(line) is None or _CREDIT_REF.search(line) is None:
-        return False
-    return _CREDIT_NOT.search(line) is None
+    return credited_entry(text[text.rfind("\n", 0, signal.start) + 1 : _line_end(text, signal.end)])
 
 
 def _line_end(text: str, at: int) -> int:
     end = text.find("\n", at)
     return len(text) if end < 0 else end
-
-
-# An author credited by handle: "by @ana", "by [@ana](https://github.com/ana)", "(@ana)", "— @ana".
-_CREDIT = re.compile(r"(?:\bby|[(\[—–-]|\)|#\d+\)?)\s*\[?@[\w-]+\b(?!\.[a-z])", re.IGNORECASE)
-# The change's pull request or issue: "#1829", "owner/repo#12", ".../pull/1829", ".../issues/12".
-_CREDIT_REF = re.compile(r"(?:^|[\s(\[])[\w./-]*#\d+\b|/(?:pull|issues|merge_requests)/\d+\b")
-# What a change log's entry does not say: the model, the conversation or its user spoken of.
-_CREDIT_NOT = re.compile(
-    r"\b(?:assistants?|agents?|AI|LLMs?|models?|chat|conversation|the\s+user)\b(?![\w-]*\.[a-z])", re.IGNORECASE
-)
 
 
 # Where a sentence ends after a phrase.

@@ -1,4 +1,4 @@
-"""Turns of a dialogue written down: a transcript's, a chat export's, a fine-tuning set's or an eval log's.
+"""What a text holds written down, not said now: the turns of a dialogue, a change log's credited entries.
 
 Pure. A tool's result may hold a dialogue as data: "User: ..." and "Assistant: ..." lines, a chat API's messages
 (`{"role": "system", ...}, {"role": "user", ...}, {"role": "assistant", ...}`), an eval log's `USER:`/`ASSISTANT:`
@@ -7,6 +7,10 @@ the model reading the result now (the user asked for the record). A turn forged 
 before the model's own: nothing answers it, and a reply forged with it is one turn, not a record's many. So a turn
 counts as written down (`recorded_turn`) when it is the model's, answering a person's turn just before it, or when
 the model's turn answers it and the model's turns stand more than once around it.
+
+A change log's entry credited to its author's handle and to the pull request or issue that made it ("* Encode
+credentials in the URL builder by @ana in #1829") records what someone did, in the imperative mood commit titles are
+written in, asked of nobody (`credited_entry`).
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ import re
 
 from hintgate.scan.deferred import compiled
 
-__all__ = ["TURN_LABEL", "recorded_turn"]
+__all__ = ["TURN_LABEL", "credited_entry", "recorded_turn"]
 
 
 def recorded_turn(text: str, at: int) -> bool:
@@ -82,4 +86,23 @@ _RECORD_TURNS = 3
 # A turn with no words of its own: empty, or a placeholder in brackets ("(awaiting response)", "[typing...]").
 _AWAITED = compiled(
     r"[ \t*_]*(?:$|[(\[<{])|[ \t]*,[ \t]*\\?\"content\\?\"[ \t]*:[ \t]*\\?\"(?:\\?\"|[(\[<{])", re.MULTILINE
+)
+
+
+def credited_entry(line: str) -> bool:
+    """Whether `line` is a change log's entry: it credits the change to its author's handle and to the pull request or
+    issue that made it ("* Encode credentials in the URL builder by @ana in #1829", "- Read the token from ~/.netrc
+    (#88) @bo"), naming no model and no conversation."""
+    if len(line) > 600 or _CREDIT.search(line) is None or _CREDIT_REF.search(line) is None:
+        return False
+    return _CREDIT_NOT.search(line) is None
+
+
+# An author credited by handle: "by @ana", "by [@ana](https://github.com/ana)", "(@ana)", "— @ana".
+_CREDIT = re.compile(r"(?:\bby|[(\[—–-]|\)|#\d+\)?)\s*\[?@[\w-]+\b(?!\.[a-z])", re.IGNORECASE)
+# The change's pull request or issue: "#1829", "owner/repo#12", ".../pull/1829", ".../issues/12".
+_CREDIT_REF = re.compile(r"(?:^|[\s(\[])[\w./-]*#\d+\b|/(?:pull|issues|merge_requests)/\d+\b")
+# What a change log's entry does not say: the model, the conversation or its user spoken of.
+_CREDIT_NOT = re.compile(
+    r"\b(?:assistants?|agents?|AI|LLMs?|models?|chat|conversation|the\s+user)\b(?![\w-]*\.[a-z])", re.IGNORECASE
 )
