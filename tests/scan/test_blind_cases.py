@@ -131,6 +131,10 @@ SIZES = {
     "blind_final110": 310,
     "blind_final111": 310,
     "blind_final112": 310,
+    "blind_final113": 310,
+    "blind_final114": 310,
+    "blind_final115": 310,
+    "blind_final116": 310,
 }
 SETS = tuple(SIZES)
 
@@ -295,6 +299,11 @@ FLOORS = {
     "blind_final110": (0.72, 0.04, 0.76, 0.06),
     "blind_final111": (0.72, 0.04, 0.74, 0.08),
     "blind_final112": (0.61, 0.04, 0.67, 0.05),
+    # Held out through the round of the evening of 2026-12-07, added at what its last rules scored.
+    "blind_final113": (0.67, 0.02, 0.68, 0.04),
+    "blind_final114": (0.67, 0.04, 0.71, 0.04),
+    "blind_final115": (0.69, 0.05, 0.73, 0.03),
+    "blind_final116": (0.70, 0.05, 0.85, 0.05),
 }
 
 
