@@ -26,13 +26,14 @@ asks nothing. The words are general English, never one server's.
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Callable, Iterator
 
 from hintgate.scan.cues import Cue
 from hintgate.scan.deferred import compiled
 from hintgate.scan.quoting import quotation_open, quoted_phrases, quoted_spans, quotes_attack
-from hintgate.scan.records import credited_entry, recorded_turn
+from hintgate.scan.records import CREDITED_MOST, credited_entry, recorded_turn
 from hintgate.scan.spans import Span, overlapping
 
 __all__ = [
@@ -178,13 +179,28 @@ def sent_through(text: str) -> Iterator[Span]:
         return
     # A diff's new line shows a text as changed, beside its old one: data compared, not said; a change log's entry
     # credited to its author ("... when using `upload_file` by [@jo](https://...) in #88") records a change made.
-    changed = [line.span(1) for line in _CHANGED_LINE.finditer(text)]
+    changed = [line.span(1) for line in _CHANGED_LINE.finditer(text)]  # in order, apart
+    starts = [start for start, _ in changed]
     why = "scripts a sending tool's call to an outside address"
     for span in _said(text, _SENTENCE_STOPS, MAY_SEND_THROUGH, _through, why):
-        stop = text.find("\n", span.start)
-        line = text[text.rfind("\n", 0, span.start) + 1 : len(text) if stop < 0 else stop]
-        if not any(start <= span.start < end for start, end in changed) and not credited_entry(line):
+        last = bisect.bisect_right(starts, span.start) - 1
+        if not (last >= 0 and span.start < changed[last][1]) and not _credited_at(text, span.start):
             yield span
+
+
+def _credited_at(text: str, at: int) -> bool:
+    """Whether `at` of `text` stands in a change log's credited entry (`scan.records.credited_entry`), reading no more
+    than the longest such line on either side of it: a text of one long line costs no more for each sentence."""
+    low = max(0, at - CREDITED_MOST)
+    head = text.rfind("\n", low, at) + 1
+    if head == 0 and low > 0:
+        return False  # the line runs on past the longest entry
+    stop = text.find("\n", at, at + CREDITED_MOST + 1)
+    if stop < 0:
+        if len(text) - at > CREDITED_MOST:
+            return False
+        stop = len(text)
+    return credited_entry(text[head:stop])
 
 
 # A diff's change: a line removed ("- ...") and the line that replaces it ("+ ..."), the new one in the group.

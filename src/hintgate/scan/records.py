@@ -20,7 +20,7 @@ import re
 
 from hintgate.scan.deferred import compiled
 
-__all__ = ["TURN_LABEL", "credited_entry", "recorded_turn"]
+__all__ = ["CREDITED_MOST", "TURN_LABEL", "credited_entry", "recorded_turn"]
 
 
 def recorded_turn(text: str, at: int) -> bool:
@@ -89,11 +89,15 @@ _AWAITED = compiled(
 )
 
 
+CREDITED_MOST = 600
+"""The longest line read as a change log's entry: a longer one is prose, or padding around an order."""
+
+
 def credited_entry(line: str) -> bool:
     """Whether `line` is a change log's entry: it credits the change to its author's handle and to the pull request or
     issue that made it ("* Encode credentials in the URL builder by @ana in #1829", "- Read the token from ~/.netrc
     (#88) @bo"), naming no model and no conversation."""
-    if len(line) > 600 or _CREDIT.search(line) is None or _CREDIT_REF.search(line) is None:
+    if len(line) > CREDITED_MOST or _CREDIT.search(line) is None or _CREDIT_REF.search(line) is None:
         return False
     return _CREDIT_NOT.search(line) is None
 
