@@ -193,9 +193,11 @@ def _contradicted(text: str) -> Iterator[Span]:
     """The first sentence of `text` whose claim for a person, or whose showing "as" a state, reads against the
     condition on the data it is given under."""
     for sentence, said in sentences_with(_MAY_CONTRADICT, text):
+        # The sentence's first condition, found once: the one a telling after it is given under (searched again
+        # before each telling, a sentence of thousands of tellings and no condition cost their square).
+        condition = _CONDITION.search(said)
         for tell in _TOLD.finditer(said):
-            condition = _CONDITION.search(said, 0, tell.start())
-            if condition is None:
+            if condition is None or condition.end() > tell.start():
                 continue
             data, claim = said[condition.start() : tell.start()], said[tell.end() : tell.end() + _CLAIM_REACH]
             if (_BAD_NEWS.search(data) is not None and _GOOD_NEWS.search(claim) is not None) or (
