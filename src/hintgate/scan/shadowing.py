@@ -439,7 +439,6 @@ def _handed_over(text: str, name: str) -> Iterator[Span]:
 # Honest tables of a server's own tools name no other server's.
 _ROW = compiled(r"^[ \t]*\|[^\n]*\|[ \t]*$", re.MULTILINE)
 _DOTTED = compiled(r"(?<![\w.@/-])([a-z][a-z0-9-]*(?:_[a-z0-9]+)*)\.[a-z][a-z0-9_]*(?![\w.-])")
-_JOINED = compiled(r"[^.]*_[^.]*\.[a-z].*|[^.]*\.[a-z][a-z0-9]*_.*")
 _FILE = compiled(
     r".*\.(?:json|ya?ml|csv|tsv|txt|md|py|js|ts|html?|xml|toml|ini|cfg|conf|log|pdf|png|jpe?g|sql|sh|docx?|xlsx?)"
 )
@@ -462,7 +461,7 @@ def _rerouted(text: str, name: str) -> Iterator[Span]:
         ]
         if others:
             rows += 1
-            joined = joined or any(_JOINED.fullmatch(other) is not None for other in others)
+            joined = joined or any("_" in other for other in others)
             if rows >= _ROWS and joined:
                 yield Span(row.start(), row.end(), "reroutes other servers' tools to this tool")
                 return
