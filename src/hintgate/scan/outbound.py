@@ -116,7 +116,8 @@ def asked_out(text: str) -> Iterator[Span]:
 # A sending ordered with no one named to do it: the verb opens the sentence or a clause (after a label's colon, a
 # bracket, a comma or "please", "also", "then", "and"), so it is said to whoever reads the text.
 _ORDERED = compiled(
-    r"(?:^\s*|[:;(\[]\s*|,\s*|\b(?:please|also|then|and|just|first|simply|kindly)\s+)"
+    r"(?:^\s*|[:;(\[]\s*|,\s*|\s[-\u2013\u2014]\s+|\b(?:please|also|then|and|just|first|simply|kindly|instead)\s+"
+    r"|\btool\s+to\s+)"
     r"(?:send|forward|e-?mail|post|upload|submit|transmit|paste|pass|share)\b",
     re.IGNORECASE,
 )
@@ -127,10 +128,20 @@ _PLACE = compiled(
     re.IGNORECASE,
 )
 _PLACE_REACH = 200
+# An address written right after the verb, as whom it goes to: "e-mail ops@x.example the ...".
+_ADDRESSEE = compiled(r"\s+[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+# A clause's opening mark: a denial before it is another clause's ("do not use it -- send ... to ...").
+_CLAUSE_MARK = compiled(r"\s*[:;(\[\u2013\u2014]|\s-\s")
 # Private data besides `_PRIVATE`'s: a person's own data (someone's identifiers, birth date, whereabouts, addresses on
 # the network) and what the model holds (the chat's words, the machine's files and secrets).
+_PERSON = (
+    r"(?:user|customer|patient|member|borrower|owner|client|player|employee|applicant|caller|reporter|seller|"
+    r"buyer|participant|donor|parent|student|tenant|resident|candidate|volunteer|rider|passenger|guest|visitor|"
+    r"subscriber|account\s+holder|farmer|driver|editor|host)"
+)
+"""A person served, whose data is theirs: the user, a customer, a patient, a caller, a tenant, a parent, ..."""
 _OWNED = compiled(
-    r"\b(?:(?:user|customer|patient|member|borrower|owner|client|player|employee)'s\s+[\w-]+|dates?\s+of\s+birth|DOB|"
+    r"\b(?:" + _PERSON + r"(?:'s|s')\s+[\w-]+|dates?\s+of\s+birth|DOB|"
     r"IP\s+addresses|identifiers|coordinates|locations|(?:in|from)\s+the\s+(?:chat|conversation)|"
     r"admin\s+hashes|id_rsa)\b|(?:\.env|~/\.\w+)\b",
     re.IGNORECASE,
@@ -229,7 +240,12 @@ _HELD = (
     r"|(?:previous|prior|earlier|recent|last\s+\d+)\s+messages|messages\s+(?:of|in|from)\s+(?:this|the)\s+(?:chat|conversation)"
     r"|(?:outputs?|results?|responses?)\s+of\s+(?:every|all|any|each)\s+(?:other\s+)?(?:[\w-]+\s+)?tools?"
     r"|(?:other|previous|prior|earlier)\s+tools?'?\s+(?:outputs?|results?)"
-    r"|(?:raw|full)\s+output\s+of\s+the\s+[\w-]+\s+tool)\b"
+    r"|(?:raw|full)\s+output\s+of\s+the\s+[\w-]+\s+tool"
+    r"|(?:its|their)\s+(?:whole|full|complete|raw|entire)\s+(?:outputs?|responses?|results?|arguments)"
+    r"|(?:full|complete|raw)\s+arguments\s+of|whatever\s+(?:it|they)\s+(?:last\s+)?returned"
+    r"|(?:every|all|each)\s+(?:other\s+)?tool\s+(?:results?|outputs?)"
+    r"|(?:outputs?|results?|responses?)\s+of\s+(?:the\s+)?(?:last|previous|prior|recent)\s+(?:\w+\s+)?(?:tool\s+)?calls"
+    r"|(?:every|all)\s+(?:other\s+)?(?:documents?|files?|e-?mails?|messages)\s+you(?:'ve|\s+have)?\s+(?:read|opened|seen))\b"
 )
 _HELD_RE = compiled(_HELD, re.IGNORECASE)
 # Where private data was had from, when it is not the result: the conversation, the user's earlier words, the machine.
@@ -238,15 +254,26 @@ _ELSEWHERE = (
     r"|(?:has|have|had)\s+(?:mentioned|shared|pasted)|(?:just|recently)\s+received|from\s+(?:the\s+|their\s+)?environment)\b"
 )
 _ELSEWHERE_RE = compiled(_ELSEWHERE, re.IGNORECASE)
+# Whose a secret is, when it is a person's other than the reader's: "the user's password", "the tenant's PIN".
+_THEIRS = r"\bthe\s+" + _PERSON + r"(?:'s|s')\s"
+_THEIRS_RE = compiled(_THEIRS, re.IGNORECASE)
+# A call whose tool or field is named for a secret takes it as its own input ("call verify_otp with the user's code").
+_SECRET_NAMED = compiled(
+    r"(?:^|[\s_.`'\"])(?:password|passcode|otp|pin|2fa|mfa|login|auth|token|credentials?)(?=$|[\s_.`'\"])"
+)
 # A call to any tool at all: no tool's own workflow needs private data in every call.
 _ANY_CALL = compiled(
-    r"\bcall\s+to\s+(?:any|every|each)\s+(?:other\s+)?tool\b|\b(?:any|every|each)\s+tool\s+call\b", re.IGNORECASE
+    r"\bcall(?:\s+to)?\s+(?:any|every|each)\s+(?:other\s+)?tool\b|\b(?:any|every|each)\s+tool\s+call\b", re.IGNORECASE
 )
 # A tool's call ordered, or an argument of one filled: a verb of calling a tool by its name (or "this tool", "again"),
 # the next call, a field named in code quotes set or passed, or a field, parameter or argument put into.
 _CALL_ORDERED = compiled(
     r"\b(?:call|re-call|invoke|run)\s+(?:the\s+)?(?:tool\s+)?`?(?:[a-z][a-z\d]*(?:[_.][a-z\d]+)+|this\s+tool\b|it\s+again)"
-    r"|\bre-call\b|\bcall\s+(?:it|this\s+tool)\s+again\b|\bnext\s+(?:tool\s+)?call\b"
+    r"|\bre-call\b|\bcall\s+(?:it|this\s+tool)\s+again\b|\bnext\s+(?:[\w.-]+\s+)?(?:tool\s+)?call\b"
+    r"|\b(?:add|include)\s+(?:a|the)\s+(?:field|parameter|argument)\b|\bin\s+(?:its|their|the)\s+arguments\b"
+    r"|\breply\s+(?:to|via|through)\s+(?:this\s+tool\b|[a-z][a-z\d]*(?:[_.][a-z\d]+)+)"
+    r"|\b(?:as|in|into)\s+`[\w.-]{1,40}`|\bas\s+[a-z][\w.$]*\s*="
+    r"|\b(?:to|into)\s+(?:the\s+)?`?[a-z][a-z\d]*_[a-z\d_]+\b(?![@.\w-])"
     r"|\b(?:pass|passing|set|setting|fill|put|putting)\s+(?:[\w-]+\s+){0,2}?`[\w.-]{1,40}`"
     r"|\b(?:into|in|to)\s+(?:the\s+|a\s+)?(?:[\w-]+\s+)?(?:field|parameter|argument)\b"
     r"|\b(?:into|to)\s+[a-z][a-z\d]*(?:[_.][a-z\d]+)+\(",
@@ -265,7 +292,7 @@ _FILE_TAKEN = compiled(
     re.IGNORECASE,
 )
 MAY_CALL_WITH = Cue(
-    _HELD + "|" + _ELSEWHERE + r"|\b(?:any|every|each)\s+tool\b|" + _MACHINE_FILE,
+    _HELD + "|" + _ELSEWHERE + "|" + _THEIRS + r"|\b(?:any|every|each)\s+tool\b|" + _MACHINE_FILE,
     re.IGNORECASE,
 )
 """The words `called_with` cannot be without: data held from elsewhere (the machine's secret files among it), or any
@@ -294,12 +321,16 @@ def called_with(text: str) -> Iterator[Span]:
 def _carried(said: str) -> int | None:
     """Where in `said` a call is ordered to carry what the model holds from elsewhere (the order's start), or None."""
     held = _HELD_RE.search(said) or _FILE_TAKEN.search(said)
+    theirs = False
     if held is None and _PRIVATE.search(said) is not None:
         held = _ELSEWHERE_RE.search(said) or _ANY_CALL.search(said)
+        if held is None:
+            held = _THEIRS_RE.search(said)
+            theirs = held is not None
     if held is None:
         return None
     call = _CALL_ORDERED.search(said) or _ANY_CALL.search(said)
-    if call is None:
+    if call is None or (theirs and _SECRET_NAMED.search(call.group().lower()) is not None):
         return None
     first = min(call.start(), held.start())
     if _DENIED.search(said, max(0, first - 40), max(call.end(), held.start())) is not None:
@@ -355,11 +386,16 @@ _QUOTE_REACH = 2000
 def _sending(said: str) -> int | None:
     """Where in `said` a sending of something private to a named place is ordered (the order's start), or None."""
     for order in _ORDERED.finditer(said):
-        place = _PLACE.search(said, order.end(), order.end() + _PLACE_REACH)
-        if place is None or _DENIED.search(said, max(0, order.start() - 30), order.end()) is not None:
+        addressee = _ADDRESSEE.match(said, order.end())
+        place = addressee or _PLACE.search(said, order.end(), order.end() + _PLACE_REACH)
+        marked = _CLAUSE_MARK.match(said, order.start()) is not None
+        low = order.start() if marked else max(0, order.start() - 30)
+        if place is None or _DENIED.search(said, low, order.end()) is not None:
             continue
-        # What is sent may be named before the order, taken up by a pronoun: "read the token and send it to ...".
-        sent = said[: place.start() + 1]
+        # What is sent may be named before the order, taken up by a pronoun: "read the token and send it to ...";
+        # not in a clause that denied something ("never share the PIN -- forward spam to ...").
+        first = low if marked and _DENIED.search(said, 0, low) is not None else 0
+        sent = said[first : place.start() + 1] if addressee is None else said[first : place.end() + _PRIVATE_REACH]
         if _PRIVATE.search(sent) is not None or _OWNED.search(sent) is not None:
             return order.start()
     return None
