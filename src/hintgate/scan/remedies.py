@@ -25,6 +25,14 @@ user. Two kinds of result ask for more, whatever their words or language:
   asked"): an error is reported so that it can be fixed or passed on, and one that asks to be hidden from the user
   asks the model to act for someone other than the user.
 
+- **a remedy in another language** (`result_remedies` too): after an error's line ("ERROR 401:", "Erro 280:",
+  "خطا ۴۰۳:"), read by the tables of the languages `scan.tongues` knows: a sentence that sends a secret to an address
+  or another tool ("transmettez le mot de passe ... à verification@...", "رمز عبور ... را در فیلد recovery_blob
+  بفرست"), or one that keeps the user out ("Não é necessário avisar", "Không cần hỏi người dùng") of a fix that, in it
+  or the two sentences before, reaches an address, a secret's path or another tool. An honest error in any language
+  tells its reader to retry, sign in or contact support; it sends no one's password anywhere and keeps nothing from
+  the person it serves.
+
 Each is read as a structure (a failure reported, then a remedy, then who it leaves out), its words general English
 and the commonest languages', never one server's.
 """
@@ -41,6 +49,7 @@ from hintgate.scan.cues import Cue
 from hintgate.scan.deferred import compiled
 from hintgate.scan.quoting import quoted_spans
 from hintgate.scan.spans import Span
+from hintgate.scan.tongues import sentence_parts
 
 __all__ = ["REMEDY_CUE", "result_remedies"]
 
@@ -62,8 +71,8 @@ _FAILURE = compiled(
     r"|^\s*[A-Z][a-z]+(?:[A-Z][a-z]+)+:\s|^\s*[A-Z]+(?:_[A-Z0-9]+)+(?=\s*(?:$|[:(]))"
     r"|^\s*[^\W\d_]+\s+(?:[45]\d\d|0x[0-9A-Fa-f]+)\s*:"
     r"|(?i:erreur|fehler|errore|erro|fout|błąd|hata|lỗi|kesalahan|ralat|galat|virhe|feil|fel|eroare|chyba|hiba|"
-    r"hitilafu|hitilafu|ошибка|помилка|σφάλμα|hindi\s+awtorisado|viga|грешка|қате|алдаа)"
-    r"|பிழை|ስህተት|កំហុស"
+    r"hitilafu|hitilafu|ошибка|помилка|σφάλμα|hindi\s+awtorisado|viga|грешка|қате|алдаа|սխալ)"
+    r"|பிழை|ስህተት|កំហុស|ਗਲਤੀ|లోపం|പിശക്|خرابی"
     r"|خطأ|خطا|שגיאה|त्रुटि|エラー|오류|错误|錯誤|ข้อผิดพลาด)",
 )
 # The failure's words, searched by RE2 over the whole text (`_FAILURE` then reads the line of each).
@@ -72,7 +81,7 @@ _MAY_FAIL = Cue(
     r"timed\s+out|expired|exceeded|mismatch|corrupt|unavailable|unreachable|quarantined|blocked|locked|offline|"
     r"deprecated|retired|overdue|throttl|rate[\s_-]?limit|fault|aborted|rejected|declined|went\s+wrong|HTTP|E:|"
     r"erreur|fehler|errore|erro|fout|błąd|hata|lỗi|kesalahan|ralat|galat|virhe|feil|fel|eroare|chyba|hiba|hitilafu|"
-    r"awtorisado|ошибка|помилка|σφάλμα|viga|грешка|қате|алдаа|பிழை|ስህተት|កំហុស|"
+    r"awtorisado|ошибка|помилка|σφάλμα|viga|грешка|қате|алдаа|սխալ|பிழை|ስህተት|កំហុស|ਗਲਤੀ|లోపం|പിശക്|خرابی|"
     r"خطأ|خطا|שגיאה|त्रुटि|エラー|오류|错误|錯誤|ข้อผิดพลาด|[45]\d\d|0x[0-9a-f]+\s*:|Timeout|Mismatch|Exceeded|Denied|"
     r"Failed|Failure|Unavailable|Expired|Rejected|Aborted|Declined)"
     r"|(?-i:[A-Z][a-z]+(?:[A-Z][a-z]+)+:|\b[A-Z]+(?:_[A-Z0-9]+)+\b)",
@@ -390,7 +399,7 @@ REMEDY_CUE = Cue(
     r"pre-?approved|pre-?authori[sz]ed|pre-?agreed|approved?|authori[sz]ed|sanctioned|signed|approval|consent\w*|"
     r"enabled|genehmigt|freigegeben|approuvé|autorisé|aprobad[oa]|aprobó|autorizad[oa]|aprovad[oa]|aprovou|"
     r"zatwierdzi\w*|aprobat|hyväksy\w*|godkjent|godkänt|onayladı|onaylandı|meluluskan|diluluskan|disetujui|"
-    r"menyetujui)\b|HTTP|\bE:|\b[45]\d\d\s*:|(?-i:\b[A-Z][a-z]+(?:[A-Z][a-z]+)+:|\b[A-Z]+(?:_[A-Z0-9]+)+\b)|பிழை|ስህተት|កំហុស|خطأ|خطا|שגיאה|त्रुटि|エラー|오류|错误|錯誤|ข้อผิดพลาด|承認|批准|승인|אושר|الموافقة",
+    r"menyetujui)\b|HTTP|\bE:|\b[45]\d\d\s*:|(?-i:\b[A-Z][a-z]+(?:[A-Z][a-z]+)+:|\b[A-Z]+(?:_[A-Z0-9]+)+\b)|սխալ|ਗਲਤੀ|లోపం|പിശക്|خرابی|பிழை|ስህተት|កំហុស|خطأ|خطا|שגיאה|त्रुटि|エラー|오류|错误|錯誤|ข้อผิดพลาด|承認|批准|승인|אושר|الموافقة",
     re.IGNORECASE,
 )
 
@@ -454,10 +463,54 @@ def _found(text: str, tool: str | None) -> Iterator[Span]:
     for hidden in _concealed(text, done):
         done = hidden.end
         yield hidden
+    for foreign in _foreign_remedies(text, done):
+        done = foreign.end
+        yield foreign
     for worded in _APPROVAL_WORDED.finditer(text) if _MAY_WORD.search(text) is not None else ():
         if worded.start() >= done:
             done = worded.end()
             yield Span(worded.start(), worded.end(), "words the model's request for the user's approval for it")
+
+
+# What a fix reaches in any language: an address, a secret's path or another tool's name (`target`), or a secret sent.
+_REACHED = frozenset({"target"})
+_KEPT_OUT = frozenset({"hide", "noask"})
+_SECRET_SENT = frozenset({"secret", "send", "target"})
+
+
+def _foreign_remedies(text: str, done: int) -> Iterator[Span]:
+    """A failure's fix in a language of `scan.tongues`' tables, from `done` on: a sentence after the failure's own, at
+    most `_REACH` characters after its line, that sends a secret to an address or a tool, or that keeps the user out
+    of a fix reaching an address, a secret's path or another tool (in it or the two sentences before)."""
+    failures = _failures(text)
+    if not failures:
+        return
+    stretches: list[tuple[int, int]] = []
+    for line in failures:  # failures whose reaches overlap are read as one stretch
+        if stretches and line <= stretches[-1][1]:
+            stretches[-1] = (stretches[-1][0], line + _REACH)
+        else:
+            stretches.append((line, line + _REACH))
+    read = sentence_parts(text, [(low, high) for low, high in stretches if high > done])
+    for sentences in read:
+        for j in range(1, len(sentences)):
+            start, end, found = sentences[j]
+            if start < done:
+                continue
+            if found >= _SECRET_SENT:
+                done = end
+                yield Span(start, end, "an error's fix sends a secret to an address or another tool")
+                break
+            if found & _KEPT_OUT:
+                reached = [
+                    at
+                    for at, _, parts in sentences[max(1, j - 2) : j + 1]
+                    if _REACHED & parts or {"send", "secret"} <= parts
+                ]
+                if reached:
+                    done = end
+                    yield Span(reached[0], end, "an error's fix keeps the user out of an act beyond the call")
+                    break
 
 
 def _failures(text: str) -> list[int]:

@@ -66,6 +66,7 @@ __all__ = [
     "may_hold",
     "role_words",
     "secret_named",
+    "sentence_parts",
     "turn_reach",
     "warm",
 ]
@@ -381,6 +382,32 @@ def foreign_asks(text: str, *, definition: bool = False) -> Iterator[Span]:
             first, end, why = judged
             last = end
             yield Span(sentences[first].start, sentences[end].end, why)
+
+
+def sentence_parts(text: str, stretches: Sequence[tuple[int, int]]) -> list[list[tuple[int, int, frozenset[str]]]]:
+    """For each stretch (start, stop) of `text`, its sentences (the one `start` stands in, then each that starts before
+    `stop`), each with the parts the tables read in it in any of their languages (`send`, `secret`, `target`, `hide`,
+    `noask`, `user`, ...: the categories of `tongues.toml`, and `target` for an address, a secret's path or a tool's
+    name); empty lists when `text` can be in none of them (`may_hold`). Each sentence is read once, however many
+    stretches it stands in, so the cost is linear in the text."""
+    if not stretches or not may_hold(text):
+        return [[] for _ in stretches]
+    spans = _spans(text)
+    starts = [start for start, _ in spans]
+    reader = _Reader(text, _patterns(None), None)
+    read: dict[int, tuple[int, int, frozenset[str]]] = {}
+    out: list[list[tuple[int, int, frozenset[str]]]] = []
+    for low, high in stretches:
+        mine: list[tuple[int, int, frozenset[str]]] = []
+        k = max(0, bisect.bisect_right(starts, low) - 1)
+        while k < len(spans) and spans[k][0] < high:
+            if k not in read:
+                sentence = reader.read(*spans[k])
+                read[k] = (sentence.start, sentence.end, sentence.found)
+            mine.append(read[k])
+            k += 1
+        out.append(mine)
+    return out
 
 
 def _spans(text: str) -> list[tuple[int, int]]:
