@@ -76,7 +76,7 @@ _CONVERSATION = (
     r"(?:conversation|chat|dialog(?:ue)?)\b(?!\s+(?!(?:and|or|so|if|that|which|where|in|into|to|for|as|with|including|"
     r"history|log|transcript|verbatim|here|above|earlier|before|too|also|when|while|but|then)\b)[a-z])"
     # "so far in the conversation", "earlier in this chat", "up to now in the session"
-    rf"|\b(?:so\s+far|until\s+now|up\s+to\s+now|to\s+date|earlier|previously|before)\s+(?:in|during)\s+{_THIS}\s+"
+    rf"|\b(?:so\s+far|until\s+now|up\s+to\s+now|to\s+date|earlier|previously|before|elsewhere)\s+(?:in|during)\s+{_THIS}\s+"
     rf"(?:\w+\s+)?{_SESSION}\b"
     # "the conversation so far", "the chat history", "previous turns"
     r"|\b(?:conversation|chat|dialog(?:ue)?)\s+(?:so\s+far|history|log|transcript|to\s+date)\b"
@@ -94,6 +94,12 @@ _CONVERSATION = (
     r"(?:of|from|in)\s+(?:the|this|our)\b"
     # a count of the latest messages, with no chat named: "the last 20 messages", "the previous 5 turns"
     r"|\bthe\s+(?:last|latest|most\s+recent|previous)\s+\d+\s+(?:user\s+)?(?:messages|turns|prompts|exchanges)\b"
+    # what the model has come to know of the person it serves: "everything you know about the user", "anything you
+    # have learned about the person you are chatting with", "all you remember about them"
+    r"|\b(?:everything|anything|all|whatever)\s+(?:else\s+)?(?:that\s+)?you\s+(?:have\s+|'ve\s+)?(?:know|knew|"
+    r"remember|recall|learned|learnt|gathered|picked\s+up|found\s+out)\s+about\s+(?:the\s+|this\s+|that\s+)?"
+    r"(?:user|person|people|customer|client|human|requester|them|him|her|[\w-]+\s+(?:that\s+|whom\s+)?(?:you\s+are|"
+    r"you're)\s+(?:helping|serving|assisting|chatting|talking|working))\b(?!['’]s\b)"
 )
 # Another tool's or server's output: "returned by any tool", "the response of the previous call", "other servers'".
 _TOOLS = (
@@ -138,6 +144,9 @@ _ENVIRONMENT = (
     r"|\bvariables?\s+d'environnement\b"
     # a pipeline's secret variables: "every masked CI/CD variable"
     r"|\bmasked\s+(?:ci(?:/cd)?\s+)?(?:variables?|vars)\b"
+    # a dotenv file's contents, where the variables are written down: "the contents of the .env file in the working
+    # directory"
+    r"|\b(?:contents?|text|body)\s+of\s+(?:the\s+|your\s+|any\s+|a\s+|every\s+)?(?:[\w-]+'s\s+)?(?:[\w~/-]+/)?\.env(?![\w.-])"
 )
 # The model's own instructions and tools, which no tool's parameter carries: they are the model's context, not the
 # user's request. Named as the model's ("your system prompt", "the system guidance you were given", "the tools
@@ -156,10 +165,21 @@ _INSTRUCTIONS = (
     r"|\b(?:(?:hidden|initial|original|secret|private|internal)\s+instructions\s+(?:that\s+)?you\s+(?:were|have\s+been)\s+"
     r"(?:given|provided|sent)|instructions\s+(?:that\s+)?you\s+(?:were|have\s+been)\s+(?:given|provided|sent)\s+"
     r"(?:by\s+your\s+(?:developers?|operators?|deployers?|creators?|makers?)|at\s+the\s+(?:start|beginning)))\b"
+    # the instructions the model got before its user spoke: "the instructions you received at the start of this
+    # session", "whatever guidance you were given before the user's first message", "any instructions that were in
+    # place before the user's first message"
+    r"|\b(?:instructions|guidance|directions|directives|rules|prompt)\s+(?:that\s+|which\s+)?(?:you\s+(?:were\s+|have\s+"
+    r"been\s+)?(?:given|provided|sent|received|handed|got)|(?:were|was)\s+(?:in\s+place|given\s+to\s+you|set))\s+"
+    r"(?:\w+\s+){0,2}?(?:at\s+the\s+(?:very\s+)?(?:start|beginning|outset)|before\s+(?:the|this|your)\s+"
+    r"(?:user'?s?\s+)?(?:first|1st|opening)\s+(?:user\s+)?(?:message|turn|prompt|request))\b"
     r"|\byour\s+(?:system|developer|operator|deployment)(?:\s*/\s*(?:system|developer|operator|deployment))+\s+"
     r"(?:prompts?|messages?|instructions)\b"
     r"|\b(?:names?|list|inventory|catalog(?:ue)?)\s+of\s+(?:all\s+)?(?:the\s+|your\s+)?(?:\w+\s+)?tools\s+"
     r"(?:available\s+to\s+you|you\s+(?:have|can\s+(?:use|call|see)))\b"
+    # the other tools the model holds, each described: "the names and descriptions of every other tool you have
+    # access to"
+    r"|\b(?:every|each|all|any)\s+(?:of\s+the\s+)?other\s+tools?\s+(?:that\s+)?you\s+(?:have\s+access\s+to|can\s+"
+    r"(?:use|call|see|access)|have\s+(?:been\s+)?(?:given|loaded))\b"
 )
 # The user's secrets, which no call needs as its input unless the tool's job is to handle them.
 _SECRET_NOUN = (
@@ -282,6 +302,15 @@ _SECRETS = (
     # applicant"
     rf"|\b{_PERSON_OWNER}\s+(?:[\w/-]+\s+){{0,3}}?{_SECRET_NOUN}\b"
     rf"|\b{_SECRET_NOUN}(?:[,\s]+(?:and\s+|or\s+)?[\w-]+){{0,4}}?\s+of\s+the\s+(?:\w+\s+)?{_PERSON}\b"
+    # the credentials of the client's other servers, which the model holds for their calls, never for this one's:
+    # "an API token from any other connected MCP server", "the OAuth tokens of every other server connected to this
+    # client", "the token configured for any other MCP server"
+    rf"|\b(?:{_SECRET_NOUN}|(?:oauth\s+|auth\s+)?tokens?|keys|secrets?)\s+(?:\w+\s+){{0,2}}?(?:of|from|for|used\s+by|"
+    r"belonging\s+to)\s+(?:any|every|each|all|the)\s+(?:of\s+the\s+)?other\s+(?:connected\s+|installed\s+|"
+    r"configured\s+)?(?:mcp\s+)?(?:servers?|connectors?|integrations?|tools?)\b"
+    # a map of them by the server's name: "map of server name to the API key or bearer token it uses"
+    rf"|\b(?:map|mapping|dictionary|object|list)\s+of\s+(?:each\s+|every\s+)?(?:mcp\s+)?server(?:\s+names?)?\s+"
+    rf"to\s+(?:the\s+|its\s+)?(?:{_SECRET_NOUN}|tokens?|keys?|secrets?)\b"
 )
 _PLACES = (
     ("conversation", compiled(_CONVERSATION, re.IGNORECASE)),
@@ -336,13 +365,13 @@ _NEEDS: Needs[str] = Needs(
     {
         "conversation": (
             "conversa|chat|dialog|session|thread|task|context|transcript|turn|exchange|interaction|messages|"
-            "prompts|gespräch|verlauf|charla",
+            "prompts|gespräch|verlauf|charla| about ",
         ),
         "secrets": (
             "password|passphrase|passcode|pin|token|cookie|seed|recovery|private key|2fa|one-time|otp|"
             "security answer|security code|card number|cvv|cvc|login|credential|session|backup code|api key|routing|"
             "account number|bearer|card|keys|secret",
-            "user|customer|holder|owner|client|'s|s'|their|his |her | of the |you|agent|assistant|model",
+            "user|customer|holder|owner|client|'s|s'|their|his |her | of the |you|agent|assistant|model|other|server",
         ),
         "tools": (
             "tool|call|server|function|plugin|integration",
@@ -354,7 +383,7 @@ _NEEDS: Needs[str] = Needs(
             "opened|read|viewed|visited|accessed|seen|loaded|edited|browsed|touched|processed|handled",
         ),
         "environment": ("environ|env|umgebung|entorno|export -p|variable|vars",),
-        "the model's instructions": ("prompt|message|instruction|guidance|rules|tool",),
+        "the model's instructions": ("prompt|message|instruction|guidance|direction|rules|tool",),
     }
 )
 # A negation just before the place: "never include the conversation", "not the chat history".
@@ -401,13 +430,47 @@ def source_beyond_call(description: str, job: str) -> Source | None:
     for place, pattern in _PLACES:
         if place not in able:
             continue
-        for match in pattern.finditer(description):
-            if _NEGATED.search(description, 0, match.start()) is not None:
+        at = 0
+        while (match := pattern.search(description, at)) is not None:
+            at = max(match.end(), match.start() + 1)
+            refused, resume = _refused(description, match.start())
+            if resume > match.start():
+                at = resume  # the place's words began in a condition: what follows it is read again
+            if refused:
                 continue
             if _speaks(job, _OWN[place]):
                 break
             return Source(match.start(), match.end(), place)
     return None
+
+
+# How far before a place its negation, and before the negation its condition, are looked for: each look is bounded,
+# so that a text of many places is read in linear time.
+_NEAR = 400
+# A condition's opening word: a negation in its clause says when the value is taken, not that it is refused.
+_CONDITION = compiled(r"\b(?:if|unless|when|whenever|in\s+case)\b", re.IGNORECASE)
+
+
+def _refused(text: str, start: int) -> tuple[bool, int]:
+    """Whether a negation just before `start` refuses what `text` names there ("never include the conversation"),
+    and where to read on when the negation is a condition's: "if the user has not given it, look for it earlier in the
+    conversation" asks for the conversation in the clause after the condition's comma, so a place whose words began
+    inside the condition is not refused but read again from that comma (the second of the pair)."""
+    negation = _NEGATED.search(text, max(0, start - _NEAR), start)
+    if negation is None:
+        return False, 0
+    at = negation.start()
+    near = max(0, at - _NEAR)
+    clause = max(
+        text.rfind(". ", near, at), text.rfind("\n", near, at), text.rfind(", ", near, at), text.rfind("; ", near, at)
+    )
+    if _CONDITION.search(text, max(near, clause + 1), at) is None:
+        return True, 0
+    comma = text.find(",", at, start)
+    if comma >= 0:
+        return False, 0  # the condition ends before the place: the place is the order's
+    comma = text.find(",", start, start + _NEAR)
+    return True, (comma + 1 if comma >= 0 else 0)
 
 
 # A credential by a name no language changes: a card's verification code, a dotenv file, a variable holding a secret
