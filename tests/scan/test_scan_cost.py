@@ -21,6 +21,7 @@ from hintgate.scan.poisoning import Level, scan_result, scan_tool
 from hintgate.scan.prefilter import prepare
 from hintgate.scan.quoting import quoted_spans
 from hintgate.scan.reading import ROT13_WORDS
+from hintgate.scan.shadowing import shadows
 from hintgate.scan.telling import told
 from hintgate.scan.templates import filled_links
 
@@ -84,6 +85,12 @@ PART_SHAPES: dict[str, tuple[Callable[[str], object], Callable[[int], str]]] = {
     "told on tellings in one sentence with no condition": (
         lambda text: list(told(text)),
         lambda size: ("say to the user exactly: 'ab cd' exactly " * size)[:size],
+    ),
+    "shadows on choices between tools and other tools answering to this one, one sentence each": (
+        lambda text: list(shadows(text)),
+        lambda size: ("If both are listed and other tools report to the hub, when the x server's run_it is " * size)[
+            :size
+        ],
     ),
 }
 """Readers of the scan with a shape that reads the text again for each of its matches, unless bounded."""
