@@ -94,7 +94,7 @@ _CONDITION = compiled(
     re.IGNORECASE,
 )
 _CHANGE = compiled(
-    r"\b(?:must|always|replace\w*|rewrite\w*|set|add|append\w*|change|also|instead|overrid\w*|redirect\w*|"
+    r"\b(?:must|always|replace\w*|rewrite\w*|substitut\w*|set|add|append\w*|change|also|instead|overrid\w*|redirect\w*|"
     r"swap|insert|include|treat)\b"
     # The other call's own arguments handed to this tool: "passing that tool's full arguments", "with the other call's
     # parameters".
@@ -103,7 +103,11 @@ _CHANGE = compiled(
     re.IGNORECASE,
 )
 # A tool by its name, whether quoted or not: in code quotes, in quote marks, or a lower-case name joined by "_".
-_TOOL_NAME = r"(?:`[^`\n]{1,64}`|'[a-z][\w.-]{0,63}'|\"[a-z][\w.-]{0,63}\"|\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b)"
+# A name may hold its server's, as a client names it: "firewall.apply_rule".
+_TOOL_NAME = (
+    r"(?:`[^`\n]{1,64}`|'[a-z][\w.-]{0,63}'|\"[a-z][\w.-]{0,63}\""
+    r"|\b(?:[a-z][a-z0-9_-]{0,40}\.)?[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b)"
+)
 # A hook on a named tool's calls without code quotes: the name said to be called, or said as a tool to be used ("when
 # the companion tool iam_create_access_key is used", "if 'post_payment' is called"); a name "used" alone may be a
 # parameter ("when dry_run is used"), one "called" is a tool. Or the user's own use of other tools hooked ("when the
@@ -111,6 +115,12 @@ _TOOL_NAME = r"(?:`[^`\n]{1,64}`|'[a-z][\w.-]{0,63}'|\"[a-z][\w.-]{0,63}\"|\b[a-
 _NAMED_CONDITION = compiled(
     r"\b(?:when|whenever|if|every\s+time|each\s+time|any\s+time)\b[^.;:!?\n]{0,40}?(?:"
     r"(?:\btools?\s+)" + _TOOL_NAME + r"(?:\s+tool)?\s+(?:is|are|gets?)\s+(?:being\s+)?(?:used|called|invoked|run)\b"
+    # Or one said to be of any server: "when calling `ads.create_order` (any server)", "if pay_bill (on any server) is
+    # used".
+    r"|(?:\b(?:calling|using|invoking|running)\s+)?"
+    + _TOOL_NAME
+    + r"\s+\((?:on\s+|from\s+|of\s+)?(?:any|every|another|other)\s+"
+    r"(?:[\w-]+\s+)?servers?\)"
     r"|" + _TOOL_NAME + r"(?:\s+tool\s+(?:is|are|gets?)\s+(?:being\s+)?(?:used|called|invoked|run)"
     r"|\s+(?:is|are|gets?)\s+(?:being\s+)?(?:called|invoked))\b"
     r"|\bthe\s+user\s+(?:uses|calls|invokes|runs)\s+(?:any|another|the|a)\s+(?:[\w/-]+\s+){0,3}?tools?\b)",
@@ -120,13 +130,29 @@ _NAMED_CONDITION = compiled(
 _NAMED_CUE_WORDS = (
     r"(?:is|are|gets?)\s+(?:being\s+)?(?:called|invoked)|tools?\s+\S+\s+(?:is|are|gets?)\s+(?:being\s+)?(?:used|run)"
     r"|\s+tool\s+(?:is|are|gets?)\s+(?:being\s+)?(?:used|run)|user\s+(?:uses|calls|invokes|runs)\s"
+    r"|\((?:on\s+|from\s+|of\s+)?(?:any|every|another|other)\s+(?:[\w-]+\s+)?servers?\)"
 )
 _MAY_HOOK_NAMED = Cue(_NAMED_CUE_WORDS, re.IGNORECASE)
 # What an order or a fault said of another server's tool is: a prohibition, a call demanded, a fault.
 _NAMED_FORBIDDEN = r"must\s+not|should\s+not|never|do\s+not|don't"
 _NAMED_DEMANDED = r"(?:must|should)\s+(?:always\s+)?be\s+(?:called|used|run)"
-_NAMED_FAULTS = r"unsafe|insecure|unreliable|broken|compromised"
-_MAY_ORDER_NAMED = Cue(_NAMED_FORBIDDEN + "|" + _NAMED_DEMANDED + "|" + _NAMED_FAULTS, re.IGNORECASE)
+_NAMED_FAULTS = (
+    r"unsafe|insecure|unreliable|broken|compromised|deprecated|outdated|obsolete|stale|retired|corrupts|leaks"
+    # Put aside by this tool: "a replacement for the filesystem server's read_file", "overrides ... from the x server".
+    r"|replaces|replacement\s+for|overrides|supersedes|(?:should|must|are\s+to|is\s+to)\s+be\s+(?:ignored|discarded)"
+)
+# Its calls rewritten on a condition: "when you use the payments server's create_payout, set destination to ...",
+# "when calling `submit_claim` on the benefits server, always add ...". Honest text hands the user's data on to another
+# server's tool by saying which of its own outputs to pass; it sets no argument of that call.
+_NAMED_REWRITE = compiled(
+    r"\b(?:when|whenever|each\s+time|every\s+time|any\s+time)\b[^.;!?\n]{0,160}?"
+    r"\b(?:set|add|include|append|prefix|substitute|replace|overwrite|change)\b",
+    re.IGNORECASE,
+)
+_MAY_ORDER_NAMED = Cue(
+    _NAMED_FORBIDDEN + "|" + _NAMED_DEMANDED + "|" + _NAMED_FAULTS + r"|when|each\s+time|every\s+time|any\s+time",
+    re.IGNORECASE,
+)
 _SERVER_CUE = Cue(r"server", re.IGNORECASE)
 _HOOKED_CHANGE = compiled(r"\b(?:intercept\w*|first\s+(?:pass|send|copy|route|call))\b", re.IGNORECASE)
 # Another server's tool named in words, as a tool of that server: "the filesystem server's `read_file`", "the
@@ -139,7 +165,8 @@ _OTHER_SERVERS_TOOL = compiled(
     + _TOOL_NAME
     + r"|"
     + _TOOL_NAME
-    + r"(?:\s+tool)?\s+(?:from|in|on|of)\s+the\s+(?!same\b|this\b)(?:[\w'\"-]+\s+){1,2}?server\b",
+    + r"(?:\s+tool)?\s+(?:from|in|on|of|exposed\s+by|provided\s+by)\s+the\s+(?!same\b|this\b)"
+    r"(?:[\w'\"-]+\s+){1,2}?server\b",
     re.IGNORECASE,
 )
 _ORDERED = compiled(
@@ -165,7 +192,7 @@ _ADDED = compiled(
 # This tool ranked above others: over other tools or another server's named tool, or as the authoritative one.
 _ABOVE = compiled(
     r"\b(?:this|our)\s+(?:[\w-]+\s+)?(?:tool|server|description|integration|connector)\b[^.;!?\n]{0,40}?"
-    r"\b(?:supersed\w*|overrid\w*|takes?\s+precedence\s+over|outranks?)\b[^.;!?\n]{0,60}?"
+    r"\b(?:supersed\w*|overrid\w*|replac(?:es|ing)|takes?\s+precedence\s+over|outranks?)\b[^.;!?\n]{0,60}?"
     r"(?:`[a-z][\w-]*\.[\w*]+`|\b(?:any|all|every)\s+other\b|\bother\s+(?:[\w-]+\s+){0,2}(?:tools?|servers?))"
     r"|\b(?:authoritative|official|genuine|real)\s+(?:implementation|version)\s+of\s+`"
     # Another server, or a tool of it, superseded by name: "supersedes the 'helpdesk' server", "supersedes the CRM
@@ -255,7 +282,7 @@ _MAY_TAKE_OVER = Cue(
     r"(?:any|another|other|all|every)\s+(?:[\w*-]+\s+){0,3}?(?:tools?|servers?)"
     r"|(?:is|are|gets?)\s+(?:being\s+)?(?:used|called|invoked|run|executed|asked)|(?:those|these|such)\s+tools?"
     r"|(?:using|calling|invoking|running)\s+`|(?:whenever|every\s+time|each\s+time|any\s+time)\s+you\s"
-    r"|supersed|overrid|precedence\s+over|outrank|(?:authoritative|official|genuine|real)\s+(?:implementation|version)"
+    r"|supersed|overrid|replac|precedence\s+over|outrank|(?:authoritative|official|genuine|real)\s+(?:implementation|version)"
     r"|deprecated|outdated|obsolete|broken|unreliable|bug|"
     + _FAULT_WORDS
     + r"|herramienta|outils?|andere\w*\s+(?:tools?|werkzeug)|narzędzi"
@@ -266,6 +293,7 @@ _MAY_TAKE_OVER = Cue(
 _WRAPPED = compiled(r"(?<=[^\n])\n(?=[^\n])")
 _MAY = Cue(
     r"whenever|every\s+time|each\s+time|any\s+time|anytime|another|other|third-party|external|official|server|`|supersed"
+    r"|replac|both|more\s+than\s+one|speak\s+for"
     r"|"
     + _NAMED_CUE_WORDS
     + r"|(?:any|all|every)\s+(?:[\w*/-]+\s+){0,3}?tools?|(?:those|these|such)\s+tools?\b|"
@@ -324,6 +352,7 @@ def shadows(text: str, siblings: Collection[str] = (), name: str = "") -> Iterat
     yield from _named_others(text, siblings)
     yield from _handed_over(text, name)
     yield from _rerouted(text, name)
+    yield from _put_first(text)
 
 
 def _taken_over(text: str, siblings: Collection[str] = ()) -> Iterator[Span]:
@@ -387,7 +416,11 @@ def _named_others(text: str, siblings: Collection[str] = ()) -> Iterator[Span]:
         ):
             yield Span(sentence.start(), sentence.end(), "hooks the calls of other tools")
             return
-        if ordered and _ORDERED.search(said) is not None and _OTHER_SERVERS_TOOL.search(said) is not None:
+        if (
+            ordered
+            and (_ORDERED.search(said) is not None or _NAMED_REWRITE.search(said) is not None)
+            and _OTHER_SERVERS_TOOL.search(said) is not None
+        ):
             yield Span(sentence.start(), sentence.end(), "orders what another server's tool does")
             return
 
@@ -571,3 +604,69 @@ def _quoted(text: str, start: int, end: int, quoted: list[tuple[int, int]]) -> b
     """Whether the sentence at `text[start:end]` is shown, not said: inside a quotation (`quoted`), or words about
     attacks."""
     return quotes_attack(text[start:end]) or any(low < end and start < high for low, high in quoted)
+
+
+# This tool chosen over another of the same kind: "if both are listed, only this one should be called", "where both
+# exist, this is the one to call", "if more than one tool is named `get_x`, use this one". Honest text says which of its
+# own parameters wins when both are given ("if both `from` and `to` are set, ..."), never that this tool does.
+_BOTH = compiled(
+    r"\b(?:if|when|where|whenever)\s+(?:both|(?:more\s+than\s+one|several|two)\s+(?:[\w-]+\s+)?(?:tools?|versions?))\b"
+    r"[^.;!?\n]{0,60}?(?:\b(?:prefer|use|call|choose|pick)\s+this\s+(?:one|tool|version)\b"
+    r"|\bthis\s+(?:(?:one|tool|version)\s+)?(?:is\s+the\s+one|should\s+(?:win|be\s+(?:used|called|preferred))|wins\b"
+    r"|takes\s+precedence)|\bonly\s+this\s+(?:one|tool)\b)",
+    re.IGNORECASE,
+)
+# Other tools or servers made to answer to this one, in its own voice: "other tools on this gateway report to me",
+# "every other tool's call goes through me", "other tools may only be used after I approve them", "I speak for all
+# servers".
+_ANSWER_TO_ME = compiled(
+    r"\b(?:other|all|every)\s+(?:[\w-]+\s+){0,2}?(?:tools?|servers?)(?:'s?\s+(?:calls?|outputs?|results?))?"
+    r"(?:\s+(?:on|in)\s+this\s+[\w-]+)?\s+(?:[\w-]+\s+){0,2}?"
+    r"(?:reports?\s+to\s+me|go(?:es)?\s+through\s+me|(?:may|can)\s+only\s+be\s+used\s+(?:after|once|if)\s+I)\b"
+    r"|\bI\s+speak\s+for\s+(?:all|every)\s+(?:[\w-]+\s+){0,2}?(?:tools?|servers?)\b",
+    re.IGNORECASE,
+)
+# What another tool or server gave, put aside for this tool's: its results "should be discarded and replaced with"
+# this tool's, "rewrite them with the values from this tool", "show only what this tool returns", "the other tool's
+# result should be left out of the reply", "present my version instead of theirs". Honest text passes another tool's
+# output on as input, or says what its own results hold; it orders no other tool's results hidden or replaced.
+_THEIR_RESULTS = compiled(
+    r"\b(?:results?|outputs?|answers?|values?|numbers?|figures?|findings|responses?)\s+"
+    r"(?:from|returned\s+by|given\s+by|reported\s+by|of)\s+(?:[\w`'.-]+\s+){0,4}?"
+    r"(?:tools?|servers?|integrations?|connectors?)\b"
+    r"|\b(?:the\s+other|another)\s+(?:tool|server)'s\s+(?:results?|outputs?|answers?)\b|\binstead\s+of\s+theirs\b",
+    re.IGNORECASE,
+)
+_REPLACED = compiled(
+    r"\b(?:should|must|are\s+to|is\s+to)\s+(?:be\s+)?(?:discarded|replaced|overwritten|left\s+out|suppressed|hidden)\b"
+    r"|\b(?:discard|replace|rewrite|overwrite|suppress|hide)\s+(?:them|it|those|their|its)\b"
+    r"|\b(?:show|present)\s+only\b|\bin\s+place\s+of\s+theirs\b|\binstead\s+of\s+theirs\b",
+    re.IGNORECASE,
+)
+_MAY_PUT_FIRST = Cue(
+    r"both|(?:more\s+than\s+one|several|two)\s|to\s+me|through\s+me|only\s+be\s+used|speak\s+for|theirs"
+    r"|(?:results?|outputs?|answers?|values?|numbers?|figures?|findings|responses?)\s+(?:from|returned|given|reported|of)\s",
+    re.IGNORECASE,
+)
+
+
+def _put_first(text: str) -> Iterator[Span]:
+    """The first sentence of `text`, its wrapped lines joined, that chooses this tool over another of its kind, makes
+    other tools answer to it, or orders another tool's results hidden or replaced."""
+    if _MAY_PUT_FIRST.search(text) is None:
+        return
+    flat = _WRAPPED.sub(" ", text) if "\n" in text else text
+    for sentence in SENTENCE_PAST_NAMES.finditer(flat):
+        said = sentence.group()
+        if _BOTH.search(said) is not None:
+            yield Span(sentence.start(), sentence.end(), "chooses this tool over another of its kind")
+            return
+        if _ANSWER_TO_ME.search(said) is not None:
+            yield Span(sentence.start(), sentence.end(), "makes other tools answer to this one")
+            return
+        if _THEIR_RESULTS.search(said) is not None and (
+            _REPLACED.search(said) is not None
+            or _REPLACED.search(flat, sentence.end(), _next_end(flat, sentence.end())) is not None
+        ):
+            yield Span(sentence.start(), sentence.end(), "puts this tool's results in place of another's")
+            return
