@@ -18,6 +18,7 @@ from tests.scan.hostile import SHAPES
 from hintgate.scan import anchors, poisoning
 from hintgate.scan.outbound import sent_out
 from hintgate.scan.poisoning import Level, scan_result, scan_tool
+from hintgate.scan.policies import set_off
 from hintgate.scan.prefilter import prepare
 from hintgate.scan.quoting import quoted_spans
 from hintgate.scan.reading import ROT13_WORDS
@@ -85,6 +86,14 @@ PART_SHAPES: dict[str, tuple[Callable[[str], object], Callable[[int], str]]] = {
     "only_worded on forbidden narrowed wordings in one sentence": (
         lambda text: list(only_worded(text)),
         lambda size: ("never just say 'ab cd' and " * size)[:size],
+    ),
+    "set_off on confirmation keys switched off with no other key": (
+        lambda text: list(set_off(text)),
+        lambda size: ('"confirmation_required": false, ' * size)[:size],
+    ),
+    "set_off on one long key word": (
+        lambda text: list(set_off(text)),
+        lambda size: ("say" * size)[:size] + '_confirm: false "message": "a b"',
     ),
     "told on tellings in one sentence with no condition": (
         lambda text: list(told(text)),
