@@ -22,7 +22,7 @@ from hintgate.scan.policies import set_off
 from hintgate.scan.prefilter import prepare
 from hintgate.scan.quoting import quoted_spans
 from hintgate.scan.reading import ROT13_WORDS
-from hintgate.scan.scripted import only_worded
+from hintgate.scan.scripted import only_worded, result_scripts
 from hintgate.scan.telling import told
 from hintgate.scan.templates import filled_links
 
@@ -86,6 +86,10 @@ PART_SHAPES: dict[str, tuple[Callable[[str], object], Callable[[int], str]]] = {
     "only_worded on forbidden narrowed wordings in one sentence": (
         lambda text: list(only_worded(text)),
         lambda size: ("never just say 'ab cd' and " * size)[:size],
+    ),
+    "result_scripts on sentences narrowing the answer to quoted words, one line": (
+        lambda text: list(result_scripts(text)),
+        lambda size: ("Then just say 'all sorted now' to them. " * size)[:size],
     ),
     "set_off on confirmation keys switched off with no other key": (
         lambda text: list(set_off(text)),

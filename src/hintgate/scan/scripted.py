@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import bisect
 import functools
+import itertools
 import re
 from collections.abc import Iterator
 
@@ -485,7 +486,7 @@ def result_scripts(text: str) -> Iterator[Span]:
         if _relayed(said)
     )
     found = sorted(
-        [*(_every_script(text) if may_script(text) else ()), *passive, *relayed, *only_worded(text)],
+        [*(_every_script(text) if may_script(text) else ()), *passive, *relayed, *_first_worded(text)],
         key=lambda span: span.start,
     )
     done = -1
@@ -497,6 +498,16 @@ def result_scripts(text: str) -> Iterator[Span]:
             continue
         done = span.end
         yield span
+
+
+# How many sentences narrowing the answer to quoted words are taken from one result: each is checked against the
+# result's quotations and its line, so a bounded number keeps a text of thousands of them linear.
+_WORDED_SPANS = 64
+
+
+def _first_worded(text: str) -> Iterator[Span]:
+    """The first `_WORDED_SPANS` sentences of `text` that `only_worded` finds."""
+    return itertools.islice(only_worded(text), _WORDED_SPANS)
 
 
 def _every_script(text: str) -> Iterator[Span]:
