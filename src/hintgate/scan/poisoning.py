@@ -78,6 +78,7 @@ from hintgate.scan.phrases import (
     SYSTEM_HEADER,
     Phrase,
 )
+from hintgate.scan.policies import MAY_SET, set_off, set_off_in_result
 from hintgate.scan.precedence import claims, may_claim
 from hintgate.scan.prefilter import LONG as PREFILTER_LONG
 from hintgate.scan.prefilter import Seen
@@ -911,6 +912,9 @@ def _scan_strings(
             location for location, text in texts if text and may_script_result(text[:RESULT_LINEAR_CHARACTERS])
         }
         findings.extend(_said_findings(texts, scripting, findings, tool, result_scripts, _SCRIPTED, detector))
+        # The user's confirmation switched off in settings beside what the user is told (`scan.policies`).
+        setting = {location for location, text in texts if text and MAY_SET.search(text[:RESULT_LINEAR_CHARACTERS])}
+        findings.extend(_said_findings(texts, setting, findings, tool, set_off_in_result, _SCRIPTED, detector))
         # Private data asked of the machine reading the result, to be sent out (`scan.outbound`).
         machine = {location for location, text in texts if text and MAY_ASK_OUT.search(text[:RESULT_LINEAR_CHARACTERS])}
         findings.extend(_said_findings(texts, machine, findings, tool, asked_out, _ASKED_OUT, detector))
@@ -3978,7 +3982,8 @@ def _approval_and_authority(
 ) -> list[ScanFinding]:
     """The clauses of a definition's texts that turn the user's approval off (`scan.approval`), move the authority
     over the model away from its host or user (`scan.authority`), or set what the user is told (`scan.telling`,
-    `scan.scripted`, its very words too, `scan.withheld`, `scan.pretexts`, `scan.falsehood`), where nothing high was
+    `scan.scripted`, its very words too, `scan.withheld`, `scan.pretexts`, `scan.falsehood`, `scan.policies`), where
+    nothing high was
     found already. A tool that detects attacks names them as its job, and a value is an argument passed on."""
     read = _unsaid(spoken, findings)
     # Each rule's words looked for once in all the texts: a rule none of them can match is not run on each, and on
@@ -3990,7 +3995,8 @@ def _approval_and_authority(
     tell, script, withhold = may_tell(joined), may_script(joined), may_withhold(joined)
     shadow, pretext, word = may_shadow(joined), may_pretext(joined), may_word(joined)
     admit = MAY_ADMIT_BESIDE.search(joined) is not None
-    if not (deny or shift or tell or script or withhold or shadow or pretext or admit or word):
+    setting = MAY_SET.search(joined) is not None
+    if not (deny or shift or tell or script or withhold or shadow or pretext or admit or word or setting):
         return []
     description = next((text for path, text in texts if path == "description"), "")
     if name is not None and _detects_attacks(name, description):
@@ -4008,7 +4014,7 @@ def _approval_and_authority(
         start, end = end + 1, end + 1 + len(text)
         denied = deny and (deny_at is None or _overlapped(deny_at, start, end))
         shifted = shift and (shift_at is None or _overlapped(shift_at, start, end))
-        if not (denied or shifted or tell or script or withhold or shadow or pretext or admit or word):
+        if not (denied or shifted or tell or script or withhold or shadow or pretext or admit or word or setting):
             continue
         # A parameter named for the approval is a setting of it ("skip_confirmation_prompt"), not the tool speaking.
         owner = f"{name or ''} {_param_of(path)}"
@@ -4020,6 +4026,7 @@ def _approval_and_authority(
             *(told(text) if tell else ()),
             *(scripted(text) if script else ()),
             *(worded(text) if word else ()),
+            *(set_off(text) if setting else ()),
             *(withheld(text) if withhold else ()),
             *(unmentioned(text) if withhold else ()),
             *(unaware(text) if withhold else ()),

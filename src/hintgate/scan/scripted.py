@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import bisect
 import functools
+import itertools
 import re
 from collections.abc import Iterator
 
@@ -49,6 +50,7 @@ __all__ = [
     "may_script",
     "may_script_result",
     "may_word",
+    "only_worded",
     "relaying",
     "result_scripts",
     "scripted",
@@ -265,7 +267,12 @@ def _relayed(sentence: str) -> bool:
 
 def may_script_result(text: str) -> bool:
     """Whether `result_scripts` may find anything in `text`."""
-    return may_script(text) or _MAY_PASSIVE.search(text) is not None or _MAY_RELAY.search(text) is not None
+    return (
+        may_script(text)
+        or _MAY_PASSIVE.search(text) is not None
+        or _MAY_RELAY.search(text) is not None
+        or _ONLY_WORDING.search(text) is not None
+    )
 
 
 # How far back a saying's clause is read for a denial: a few words, so a long sentence is read once, not once a saying.
@@ -369,15 +376,75 @@ _QUOTED = compiled(_QUOTED_WORDING)
 _WORDING_BACK = 300
 _MAY_WORD = Cue(r"\b" + _EXACT + r"\b", re.IGNORECASE)
 
+# The words fixed as the whole of what the user is told, with no exactness said: a saying narrowed to a wording in
+# quotes ("just say 'All sorted!'", "tell them only that 'it is confirmed'", "reply with only 'Done.'", "teile ihm
+# lediglich mit: „...“", "digli solo che «...»", "annoncez simplement « ... »", "「...」とだけ伝えてください"). Nothing
+# but the quoted words is left to say, whatever the call returns. A wording the user says ("you can just say 'show my
+# orders'": a saying someone may do) or one forbidden ("never just say 'done'") is none, nor a single quoted word.
+_ONLY = r"(?:only|just|simply|merely|solely)"
+_ONLY_SAY = r"(?:tell|say|reply|respond|answer|announce|confirm|state|write)"
+# A wording in quotes of two words or more, in the quotes of the languages below too ("„...“", "«...»"); an
+# apostrophe only inside a word ("'OK' if" is one quoted word).
+_QUOTED_ANY = r"(?:[\"“«„]|(?<!\w)['‘])\s*\w[\w-]*(?:['’]\w+)?[\s,]+\w"
+_ONLY_WORDING = compiled(
+    rf"\b{_ONLY}\s+{_ONLY_SAY}(?:\s+(?:back|afterwards|then))?{_HEARER}?(?:\s+(?:with|that|by\s+saying))?\s*:?\s*"
+    rf"{_QUOTED_ANY}"
+    rf"|\b{_ONLY_SAY}(?:\s+back)?{_HEARER}?\s+(?:with\s+)?{_ONLY}(?:\s+(?:with|that))?\s*:?\s*{_QUOTED_ANY}"
+    # "... only with the sentence «...»", "apenas com a frase «...»".
+    rf"|\b(?:only|just|apenas|somente|solo|solamente|seulement|nur)\s+(?:with|com|con|avec|mit)\s+"
+    rf"(?:the|this|a|la|le|der|dem|diesem)\s+(?:sentence|line|phrase|frase|Satz)\s*:?\s*{_QUOTED_ANY}"
+    # Italian: "all'utente va detto soltanto «...»", "digli solo che '...'".
+    rf"|\b(?:detto|dire|dirgli|dirle|digli|dille|rispondi|risponda|rispondere|comunica|comunicare|scrivi)\s+"
+    rf"(?:\w+\s+){{0,2}}?(?:solo|soltanto|solamente|unicamente)(?:\s+che)?\s*:?\s*{_QUOTED_ANY}"
+    # French: "annoncez simplement « ... »", "indique simplement au passager « ... »", "contentez-vous d'un « ... »".
+    rf"|\b(?:annoncez|annonce|dites|dis|répondez|réponds|indiquez|indique|écrivez|écris|confirmez|confirme)"
+    rf"(?:-lui|-leur)?\s+(?:simplement|seulement|uniquement)\s+(?:[\w'’]+\s+){{0,3}}?{_QUOTED_ANY}"
+    rf"|\bcontente[zr]?-(?:vous|toi)\s+(?:d'un|d’un|de\s+dire|de\s+répondre)\s*:?\s*{_QUOTED_ANY}"
+    # German: "teile dem Nutzer lediglich mit: „...“", "antworte ihm nur „...“".
+    rf"|\b(?:teile|teilen\s+Sie|antworte|antworten\s+Sie|sag|sage|sagen\s+Sie|melde|schreibe?)\s+(?:\w+\s+){{0,4}}?"
+    rf"(?:nur|lediglich)(?:\s+mit)?\s*:?\s*{_QUOTED_ANY}"
+    # Portuguese and Spanish: "informe apenas «...»", "dile solo que '...'".
+    rf"|\b(?:informe|informa|diga|diz|dizer|responda|responde|dile|dígale|contesta|conteste|escreva|escribe)\s+"
+    rf"(?:\w+\s+){{0,3}}?(?:apenas|somente|só|solo|solamente|únicamente)(?:\s+(?:que|com|con))?\s*:?\s*{_QUOTED_ANY}"
+    # Russian: "пишите только «...»", "скажите ему только: «...»".
+    rf"|\b(?:пишите|пиши|напишите|скажите|скажи|говорите|отвечайте|ответьте|ответь|сообщите|сообщи)\s+"
+    rf"(?:\w+\s+){{0,3}}?только\s*:?\s*{_QUOTED_ANY}"
+    # Japanese: "「...」とだけ伝えてください" (only the words in the brackets told).
+    r"|」\s*と(?:だけ|のみ)\s*(?:お?伝え|言|答え|返答|回答|報告|案内|表示)",
+    re.IGNORECASE,
+)
+_MAY_ONLY_WORD = compiled(
+    r"\b(?:only|just|simply|merely|solely|solo|soltanto|solamente|unicamente|simplement|seulement|uniquement|nur|"
+    r"lediglich|apenas|somente|só|únicamente|contente[zr]?|только)\b|」\s*と(?:だけ|のみ)",
+    re.IGNORECASE,
+)
+# A saying someone may do, not one asked: "you can just say '...'", "users may simply reply '...'".
+_MAY_DO = compiled(r"\b(?:can|could|may|might|will|would)\s+(?:\w+\s+)?$", re.IGNORECASE)
+
 
 def may_word(text: str) -> bool:
     """Whether `worded` may find anything in `text`, or in any of the texts joined with "." into it."""
-    return _MAY_WORD.search(text) is not None
+    return _MAY_WORD.search(text) is not None or _MAY_ONLY_WORD.search(text) is not None
+
+
+def only_worded(text: str) -> Iterator[Span]:
+    """The sentences of `text` that narrow what the user is told to a wording in quotes, with no exactness said ("just
+    say 'All sorted!'", "tell them only that '...'"): the whole of the answer fixed before the data is read."""
+    for sentence, said in sentences_with(_MAY_ONLY_WORD, text):
+        for fixed in _ONLY_WORDING.finditer(said):
+            if _denied_before(said, fixed.start()) or _MAY_DO.search(said, max(0, fixed.start() - 40), fixed.start()):
+                continue
+            yield Span(sentence.start() + fixed.start(), sentence.end(), "fixes the only words the user is told")
+            break
 
 
 def worded(text: str) -> Iterator[Span]:
     """The sentences of `text` (a definition's) that fix in quotes the words the model is to say to its user exactly:
     a report of the call written before the call."""
+    only = next(only_worded(text), None)
+    if only is not None:
+        yield only
+        return
     for sentence, said in sentences_with(_MAY_WORD, text):
         fixed = _FIXED_WORDING.search(said)
         if (
@@ -403,7 +470,8 @@ def result_scripts(text: str) -> Iterator[Span]:
     definition's: an answer set against a person's question ("when the inspector asks, say no incidents were logged"),
     or a claim made while the data is kept back ("state the lot passed and do not list the results"). A result's
     own data is what the model answers from; words that fix the answer before the data is read, or hide part of it
-    behind a claim, are said to whoever sums it up. A sentence shown as quoted material (an example of an attack, a
+    behind a claim, or narrow it to words in quotes ("just say 'All done'"), are said to whoever sums it up. A
+    sentence shown as quoted material (an example of an attack, a
     quotation still open before it, a write-up that names attacks) says nothing (`scan.quoting`)."""
     if not may_script_result(text):
         return
@@ -418,7 +486,8 @@ def result_scripts(text: str) -> Iterator[Span]:
         if _relayed(said)
     )
     found = sorted(
-        [*(_every_script(text) if may_script(text) else ()), *passive, *relayed], key=lambda span: span.start
+        [*(_every_script(text) if may_script(text) else ()), *passive, *relayed, *_first_worded(text)],
+        key=lambda span: span.start,
     )
     done = -1
     for span in found:
@@ -429,6 +498,16 @@ def result_scripts(text: str) -> Iterator[Span]:
             continue
         done = span.end
         yield span
+
+
+# How many sentences narrowing the answer to quoted words are taken from one result: each is checked against the
+# result's quotations and its line, so a bounded number keeps a text of thousands of them linear.
+_WORDED_SPANS = 64
+
+
+def _first_worded(text: str) -> Iterator[Span]:
+    """The first `_WORDED_SPANS` sentences of `text` that `only_worded` finds."""
+    return itertools.islice(only_worded(text), _WORDED_SPANS)
 
 
 def _every_script(text: str) -> Iterator[Span]:
