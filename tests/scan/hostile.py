@@ -43,6 +43,7 @@ SHAPES: dict[str, Callable[[int], str]] = {
     "a Japanese order then one long word": _repeat("a", "に送信 "),
     "one long word beyond ASCII": _repeat("a", "é "),
     "image openings repeated": _repeat("!["),
+    "the user's asking switched off beside a wording, on one line": _repeat('ask_user=false say: "a '),
     "image links without an end": _repeat("![x](http://"),
     "Chinese verbs without spaces": _repeat("读取"),
     "Chinese send-to without spaces": _repeat("发送到"),

@@ -17,6 +17,7 @@ column. In a tool's result only a key that names the user's own asking counts as
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Iterator
 
@@ -57,21 +58,39 @@ MAY_SET = compiled(_USER_ASKED + "|" + _CONFIRMING[1:], re.IGNORECASE)
 """The words `set_off` cannot be without."""
 
 
+_MOST = 64
+"""The most blocks read in one text: a text of thousands of them is flagged by its first, and each one found costs the
+redaction a reading of its clause."""
+
+
 def set_off(text: str, *, result: bool = False) -> Iterator[Span]:
     """The blocks of settings in `text` (a definition's, or a tool's `result`) that switch the user's confirmation off
-    and set what the user is told or kept from: from the confirmation's key to the end of the other key's match."""
+    and set what the user is told or kept from: from the confirmation's key to the end of the other key's match (the
+    first `_MOST` of them).
+
+    The other keys are found once over the text, each block's nearest looked up by bisection, so a text dense with
+    switched-off confirmations is read in linear time, not once more for each."""
     switch = _OFF_IN_RESULT if result else _OFF_IN_DEFINITION
-    done = -1
+    done, found = -1, 0
+    others: list[tuple[int, int]] | None = None
     for off in switch.finditer(text):
         if off.start() < done:
             continue
+        if others is None:
+            others = sorted({(m.start(), m.end()) for pattern in (_TOLD, _HIDDEN) for m in pattern.finditer(text)})
         lo, hi = max(0, off.start() - _BLOCK), min(len(text), off.end() + _BLOCK)
-        other = _TOLD.search(text, lo, hi) or _HIDDEN.search(text, lo, hi)
-        if other is None:
+        at = bisect.bisect_left(others, (lo, -1))
+        while at < len(others) and others[at][0] < hi and others[at][1] > hi:
+            at += 1
+        if at == len(others) or others[at][0] >= hi:
             continue
-        start, end = min(off.start(), other.start()), max(off.end(), other.end())
+        other_start, other_end = others[at]
+        start, end = min(off.start(), other_start), max(off.end(), other_end)
         done = end
         yield Span(start, end, "switches the user's confirmation off and sets what the user is told")
+        found += 1
+        if found == _MOST:
+            return
 
 
 def set_off_in_result(text: str) -> Iterator[Span]:
