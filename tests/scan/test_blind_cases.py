@@ -24,7 +24,8 @@ round of 2026-12-06, and blind_final89 to blind_final92 through its third round 
 blind_final85 to blind_final88, were lost with that machine's state before they could be kept), and
 blind_final93 to blind_final96 through its fourth, and blind_final97 to blind_final100 through its fifth,
 and blind_final101 to blind_final104 through the round of 2026-12-07, and blind_final105 to blind_final108
-through its second, and blind_final109 to blind_final112 through its third;
+through its second, and blind_final109 to blind_final112 through its third, and blind_final113 to
+blind_final116 through its fourth, and blind_final117 to blind_final120 through its fifth;
 blind_dev5, written blind in the seventh round for honest tool definitions, was read while that round's rules
 were written. The floors below sit
 one case under what the scan scored on each when it was added or at a round's end (raised as the rules improved,
@@ -135,6 +136,10 @@ SIZES = {
     "blind_final114": 310,
     "blind_final115": 310,
     "blind_final116": 310,
+    "blind_final117": 310,
+    "blind_final118": 310,
+    "blind_final119": 310,
+    "blind_final120": 310,
 }
 SETS = tuple(SIZES)
 
@@ -304,6 +309,11 @@ FLOORS = {
     "blind_final114": (0.67, 0.04, 0.71, 0.04),
     "blind_final115": (0.69, 0.05, 0.73, 0.03),
     "blind_final116": (0.70, 0.05, 0.85, 0.05),
+    # Held out through the round of the afternoon of 2026-12-07, added at what its last rules scored.
+    "blind_final117": (0.64, 0.05, 0.63, 0.02),
+    "blind_final118": (0.72, 0.05, 0.79, 0.04),
+    "blind_final119": (0.72, 0.04, 0.63, 0.06),
+    "blind_final120": (0.63, 0.02, 0.60, 0.02),
 }
 
 
