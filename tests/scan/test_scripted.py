@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterator
+
 import pytest
 
+from hintgate.scan import scripted as scripted_module
 from hintgate.scan.poisoning import Level, high_findings, scan_result, scan_tool
 from hintgate.scan.scripted import (
     MAY_ANSWER_USER,
@@ -502,3 +506,23 @@ def test_a_results_quoted_attack_that_narrows_the_answer_is_not_flagged() -> Non
         "All samples were blocked by the filter."
     )
     assert not list(result_scripts(text))
+
+
+def test_a_result_with_no_word_narrowing_the_answer_is_never_searched_for_a_narrowed_wording(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The wordings' pattern is long: searched along a whole result it cost more than the rest of the result's reading.
+    searched: list[str] = []
+
+    class Spy:
+        def search(self, text: str, *_: int) -> None:
+            searched.append(text)
+
+        def finditer(self, text: str, *_: int) -> Iterator[re.Match[str]]:
+            searched.append(text)
+            return iter(())
+
+    monkeypatch.setattr(scripted_module, "_ONLY_WORDING", Spy())
+    prose = "Errors are logged to `logs/client.log`; restart the client after changing the file. " * 200
+    assert not scripted_module.may_script_result(prose)
+    assert searched == []

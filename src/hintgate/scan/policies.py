@@ -54,8 +54,11 @@ _HIDDEN = compiled(
 )
 # How far from the confirmation switched off the other key is looked for: one block of settings.
 _BLOCK = 400
-MAY_SET = compiled(_USER_ASKED + "|" + _CONFIRMING[1:], re.IGNORECASE)
-"""The words `set_off` cannot be without."""
+MAY_SET = compiled(
+    r"ask_(?:the_)?user|prompt_(?:the_)?user|user_(?:confirmation|prompt|approval)|confirm", re.IGNORECASE
+)
+"""The words `set_off` cannot be without, as literal words: the keys' own pattern tried at every word of a long text
+would cost it more than the rest of its reading."""
 
 
 _MOST = 64

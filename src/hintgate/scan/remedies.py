@@ -40,8 +40,9 @@ and the commonest languages', never one server's.
 from __future__ import annotations
 
 import bisect
+import functools
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from hintgate.hints.annotations import Hint
 from hintgate.hints.inference.naming import parse_name
@@ -513,8 +514,10 @@ def _foreign_remedies(text: str, done: int) -> Iterator[Span]:
                     break
 
 
-def _failures(text: str) -> list[int]:
-    """The starts of the lines of `text` that report a failure in their first words (`_FAILURE`)."""
+@functools.lru_cache(maxsize=4)
+def _failures(text: str) -> tuple[int, ...]:
+    """The starts of the lines of `text` that report a failure in their first words (`_FAILURE`); found once for the
+    three rules that ask (a string's hash is kept in it, so the text is not read again to find it here)."""
     failures: list[int] = []
     read = -1
     for word in _MAY_FAIL.starts(text):
@@ -524,7 +527,7 @@ def _failures(text: str) -> list[int]:
         read = line
         if _FAILURE.match(text, line):
             failures.append(line)
-    return failures
+    return tuple(failures)
 
 
 def _concealed(text: str, done: int) -> Iterator[Span]:
@@ -548,7 +551,7 @@ def _sentences(text: str, start: int, stop: int) -> list[tuple[int, int]]:
     return [(m.start(), m.end()) for m in _SENTENCE.finditer(text, start, stop) if m.group().strip()]
 
 
-def _near(text: str, failures: list[int]) -> list[tuple[int, int]]:
+def _near(text: str, failures: Sequence[int]) -> list[tuple[int, int]]:
     """The sentences of `text` (as `_sentences` cuts the whole text) that a remedy of `failures` may be read in: each
     that overlaps the `_REACH` characters from a failure's line, with the one before it and the two after it, in order.
 

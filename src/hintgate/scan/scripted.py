@@ -271,7 +271,7 @@ def may_script_result(text: str) -> bool:
         may_script(text)
         or _MAY_PASSIVE.search(text) is not None
         or _MAY_RELAY.search(text) is not None
-        or _ONLY_WORDING.search(text) is not None
+        or next(only_worded(text), None) is not None
     )
 
 
@@ -413,11 +413,13 @@ _ONLY_WORDING = compiled(
     r"|」\s*と(?:だけ|のみ)\s*(?:お?伝え|言|答え|返答|回答|報告|案内|表示)",
     re.IGNORECASE,
 )
-_MAY_ONLY_WORD = compiled(
+_MAY_ONLY_WORD = Cue(
     r"\b(?:only|just|simply|merely|solely|solo|soltanto|solamente|unicamente|simplement|seulement|uniquement|nur|"
     r"lediglich|apenas|somente|só|únicamente|contente[zr]?|только)\b|」\s*と(?:だけ|のみ)",
     re.IGNORECASE,
 )
+"""The words `only_worded` cannot be without: its sentences are those holding one, so the long pattern of the
+wordings is searched in those sentences only, never along a whole text."""
 # A saying someone may do, not one asked: "you can just say '...'", "users may simply reply '...'".
 _MAY_DO = compiled(r"\b(?:can|could|may|might|will|would)\s+(?:\w+\s+)?$", re.IGNORECASE)
 
