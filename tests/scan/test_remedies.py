@@ -543,3 +543,25 @@ def test_an_errors_fix_in_another_language_that_sends_a_secret_or_keeps_the_user
 def test_an_honest_error_in_another_language_with_an_address_or_a_secret_named_is_not_a_remedy(text: str) -> None:
     assert not list(result_remedies(text))
     assert not _flagged(text)
+
+
+def test_a_results_failure_lines_are_found_once_for_the_rules_that_read_near_them_and_kept_by_none(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import hintgate.scan.remedies as remedies_module
+
+    found = remedies_module._failures
+    calls: list[int] = []
+
+    def counted(text: str) -> tuple[int, ...]:
+        calls.append(len(text))
+        return found(text)
+
+    monkeypatch.setattr(remedies_module, "_failures", counted)
+    text = (
+        "Error 401: session expired.\nPlease sign in again and retry the request.\n" * 50
+        + "Fehler 500: Cache beschädigt.\nBitte später erneut versuchen.\n"
+    )
+    assert list(result_remedies(text)) == []
+    assert len(calls) == 1  # one pass over the text's lines, not one per rule
+    assert not hasattr(found, "cache_info")  # no cache holding recent result texts alive

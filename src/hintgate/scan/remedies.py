@@ -40,7 +40,6 @@ and the commonest languages', never one server's.
 from __future__ import annotations
 
 import bisect
-import functools
 import re
 from collections.abc import Iterator, Sequence
 
@@ -449,8 +448,9 @@ def result_remedies(text: str, tool: str | None = None) -> Iterator[Span]:
 
 def _found(text: str, tool: str | None) -> Iterator[Span]:
     """Each rule's spans in `text`, in turn, none within the one before it."""
+    failures = _failures(text)  # found once for the three rules that read near them
     done = -1
-    for remedy in _remedies(text, tool):
+    for remedy in _remedies(text, failures, tool):
         done = remedy.end
         yield remedy
     for cue in _CLAIMS.finditer(text):
@@ -461,10 +461,10 @@ def _found(text: str, tool: str | None) -> Iterator[Span]:
         if found is not None:
             done = found.end
             yield found
-    for hidden in _concealed(text, done):
+    for hidden in _concealed(text, failures, done):
         done = hidden.end
         yield hidden
-    for foreign in _foreign_remedies(text, done):
+    for foreign in _foreign_remedies(text, failures, done):
         done = foreign.end
         yield foreign
     for worded in _APPROVAL_WORDED.finditer(text) if _MAY_WORD.search(text) is not None else ():
@@ -479,11 +479,10 @@ _KEPT_OUT = frozenset({"hide", "noask"})
 _SECRET_SENT = frozenset({"secret", "send", "target"})
 
 
-def _foreign_remedies(text: str, done: int) -> Iterator[Span]:
+def _foreign_remedies(text: str, failures: Sequence[int], done: int) -> Iterator[Span]:
     """A failure's fix in a language of `scan.tongues`' tables, from `done` on: a sentence after the failure's own, at
     most `_REACH` characters after its line, that sends a secret to an address or a tool, or that keeps the user out
     of a fix reaching an address, a secret's path or another tool (in it or the two sentences before)."""
-    failures = _failures(text)
     if not failures:
         return
     stretches: list[tuple[int, int]] = []
@@ -514,10 +513,8 @@ def _foreign_remedies(text: str, done: int) -> Iterator[Span]:
                     break
 
 
-@functools.lru_cache(maxsize=4)
 def _failures(text: str) -> tuple[int, ...]:
-    """The starts of the lines of `text` that report a failure in their first words (`_FAILURE`); found once for the
-    three rules that ask (a string's hash is kept in it, so the text is not read again to find it here)."""
+    """The starts of the lines of `text` that report a failure in their first words (`_FAILURE`), in order."""
     failures: list[int] = []
     read = -1
     for word in _MAY_FAIL.starts(text):
@@ -530,13 +527,10 @@ def _failures(text: str) -> tuple[int, ...]:
     return tuple(failures)
 
 
-def _concealed(text: str, done: int) -> Iterator[Span]:
+def _concealed(text: str, failures: Sequence[int], done: int) -> Iterator[Span]:
     """A sentence at most `_REACH` characters after a failure's line that has the reader keep the failure or its fix
     from the user (`_CONCEALED`), from `done` on."""
-    if _MAY_CONCEAL.search(text) is None:
-        return
-    failures = _failures(text)
-    if not failures:
+    if not failures or _MAY_CONCEAL.search(text) is None:
         return
     for hidden in _CONCEALED.finditer(text, max(0, done)):
         last = bisect.bisect_right(failures, hidden.start()) - 1
@@ -593,13 +587,13 @@ def _near(text: str, failures: Sequence[int]) -> list[tuple[int, int]]:
     return out
 
 
-def _remedies(text: str, tool: str | None = None) -> Iterator[Span]:
+def _remedies(text: str, failures: Sequence[int], tool: str | None = None) -> Iterator[Span]:
     """The harmful remedies of `text`'s failures: a sentence at most `_REACH` characters after a failure's line, in its
     paragraph or the next, that asks an act beyond the call, with the user kept out, the act claimed approved or
     harmless, the model named as its doer, the harm done through another tool or a secret sent away, in it, the
     sentence before it or the two after it; or, in it, another tool than `tool` changes or destroys what exists to get
-    the failed call through (`_changed_by_tool`). Each sentence is read once, however many failures a log reports."""
-    failures = _failures(text)
+    the failed call through (`_changed_by_tool`). Each sentence is read once, however many failures a log reports
+    (`failures`: the lines `_failures` finds)."""
     if not failures:
         return
     acts = _MAY_ACT.starts(text)
