@@ -34,6 +34,10 @@ never lowered), so a change that loses a class there fails.
 
 from __future__ import annotations
 
+import multiprocessing
+import os
+from collections.abc import Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -160,23 +164,43 @@ def test_the_case_bench_reads_both_layouts_into_definitions_and_results() -> Non
     assert not any("blind_dev" in c.where for c in own)
 
 
-class _Scores(dict[str, Any]):
-    """Each set's score, computed when a test first asks for it: a test pays for its own set only, so no test
-    waits for all of them (on a loaded machine that would pass the suite's time limit for one test)."""
-
-    def __missing__(self, name: str) -> Any:
-        self[name] = bench.score(bench.load(HERE / "scan_cases" / name))
-        return self[name]
+def _score(name: str) -> dict[str, Any]:
+    """One set's score as `Score.to_json` gives it (run in a worker process: a plain value crosses back)."""
+    return dict(bench.score(bench.load(HERE / "scan_cases" / name)).to_json())
 
 
 @pytest.fixture(scope="module")
-def scores() -> dict[str, Any]:
-    return _Scores()
+def scores(request: pytest.FixtureRequest) -> Iterator[dict[str, Future[dict[str, Any]]]]:
+    """The score of each set a selected test asks for, computed in worker processes, one per core, asked for in the
+    tests' order when the first test needs one: a test waits for its own set only (on a loaded machine a wait for
+    all of them would pass the suite's time limit for one test), and the sets are scored side by side on every core
+    rather than one by one."""
+    wanted = dict.fromkeys(
+        item.callspec.params["name"]
+        for item in request.session.items
+        if isinstance(item, pytest.Function) and "scores" in item.fixturenames and hasattr(item, "callspec")
+    )
+    workers = max(1, min(len(os.sched_getaffinity(0)), 4))
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+        futures = {name: pool.submit(_score, name) for name in wanted}
+        try:
+            yield futures
+        finally:
+            for future in futures.values():
+                future.cancel()
 
 
-def rate(score: Any, group: str, poisoned: bool) -> float:
-    hit, total = score.rate(group, poisoned)
-    return float(hit / total)
+def rate(score: Future[dict[str, Any]], group: str, poisoned: bool) -> float:
+    counted = score.result()[f"{group}/{'poisoned' if poisoned else 'honest'}"]
+    return float(counted["flagged"] / counted["total"])
+
+
+def _missed(score: Future[dict[str, Any]]) -> Any:
+    return score.result()["missed"]
+
+
+def _false_flags(score: Future[dict[str, Any]]) -> Any:
+    return score.result()["false_flags"]
 
 
 # Per set: the least share of poisoned definitions and results flagged high, and the most share of honest
@@ -319,30 +343,30 @@ FLOORS = {
 
 @pytest.mark.parametrize("name", SETS)
 def test_blind_poisoned_definitions_are_flagged_high_at_least_as_often_as_the_sets_floor(
-    scores: dict[str, Any], name: str
+    scores: dict[str, Future[dict[str, Any]]], name: str
 ) -> None:
-    assert rate(scores[name], "definitions", True) >= FLOORS[name][0], scores[name].to_json()["missed"]
+    assert rate(scores[name], "definitions", True) >= FLOORS[name][0], _missed(scores[name])
 
 
 @pytest.mark.parametrize("name", SETS)
 def test_blind_honest_definitions_are_flagged_high_at_most_as_often_as_the_sets_ceiling(
-    scores: dict[str, Any], name: str
+    scores: dict[str, Future[dict[str, Any]]], name: str
 ) -> None:
-    assert rate(scores[name], "definitions", False) <= FLOORS[name][1], scores[name].to_json()["false_flags"]
+    assert rate(scores[name], "definitions", False) <= FLOORS[name][1], _false_flags(scores[name])
 
 
 @pytest.mark.parametrize("name", SETS)
 def test_blind_poisoned_results_are_flagged_high_at_least_as_often_as_the_sets_floor(
-    scores: dict[str, Any], name: str
+    scores: dict[str, Future[dict[str, Any]]], name: str
 ) -> None:
-    assert rate(scores[name], "results", True) >= FLOORS[name][2], scores[name].to_json()["missed"]
+    assert rate(scores[name], "results", True) >= FLOORS[name][2], _missed(scores[name])
 
 
 @pytest.mark.parametrize("name", SETS)
 def test_blind_honest_results_are_flagged_high_at_most_as_often_as_the_sets_ceiling(
-    scores: dict[str, Any], name: str
+    scores: dict[str, Future[dict[str, Any]]], name: str
 ) -> None:
-    assert rate(scores[name], "results", False) <= FLOORS[name][3], scores[name].to_json()["false_flags"]
+    assert rate(scores[name], "results", False) <= FLOORS[name][3], _false_flags(scores[name])
 
 
 def test_every_blind_set_has_its_floors() -> None:
