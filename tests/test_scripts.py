@@ -47,3 +47,4 @@ def test_scripts_test_says_what_it_installs_before_any_install_and_lists_the_slo
     for install in ("apt-get install", "pip install", "npm ci", "-m venv"):
         assert said < text.index(install), install
     assert "python -m pytest --durations=25" in text
+    assert '-n "$workers" --dist loadfile' in text  # two workers, whole files each, unless told otherwise
