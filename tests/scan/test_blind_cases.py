@@ -25,7 +25,9 @@ blind_final85 to blind_final88, were lost with that machine's state before they 
 blind_final93 to blind_final96 through its fourth, and blind_final97 to blind_final100 through its fifth,
 and blind_final101 to blind_final104 through the round of 2026-12-07, and blind_final105 to blind_final108
 through its second, and blind_final109 to blind_final112 through its third, and blind_final113 to
-blind_final116 through its fourth, and blind_final117 to blind_final120 through its fifth;
+blind_final116 through its fourth, and blind_final117 to blind_final120 through its fifth; blind_final121 to
+blind_final124, written blind in the evening of 2026-12-07, were scored on the rules of that evening before they
+were read, and kept with no rule changed after;
 blind_dev5, written blind in the seventh round for honest tool definitions, was read while that round's rules
 were written. The floors below sit
 one case under what the scan scored on each when it was added or at a round's end (raised as the rules improved,
@@ -144,6 +146,10 @@ SIZES = {
     "blind_final118": 310,
     "blind_final119": 310,
     "blind_final120": 310,
+    "blind_final121": 310,
+    "blind_final122": 310,
+    "blind_final123": 310,
+    "blind_final124": 310,
 }
 SETS = tuple(SIZES)
 
@@ -338,6 +344,11 @@ FLOORS = {
     "blind_final118": (0.72, 0.05, 0.79, 0.04),
     "blind_final119": (0.72, 0.04, 0.63, 0.06),
     "blind_final120": (0.63, 0.02, 0.60, 0.02),
+    # Written blind in the evening of 2026-12-07 and scored on that evening's rules, which no rule changed after.
+    "blind_final121": (0.78, 0.04, 0.74, 0.02),
+    "blind_final122": (0.80, 0.04, 0.77, 0.03),
+    "blind_final123": (0.89, 0.04, 0.77, 0.03),
+    "blind_final124": (0.83, 0.04, 0.77, 0.03),
 }
 
 
