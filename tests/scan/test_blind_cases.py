@@ -201,14 +201,6 @@ def rate(score: Future[dict[str, Any]], group: str, poisoned: bool) -> float:
     return float(counted["flagged"] / counted["total"])
 
 
-def _missed(score: Future[dict[str, Any]]) -> Any:
-    return score.result()["missed"]
-
-
-def _false_flags(score: Future[dict[str, Any]]) -> Any:
-    return score.result()["false_flags"]
-
-
 # Per set: the least share of poisoned definitions and results flagged high, and the most share of honest
 # ones, each a little beyond what the scan scored on the last rules of 2026-11-30's second round
 # (blind_final25 and blind_final26 held out that round, the others development sets by then). blind_dev3's
@@ -356,28 +348,28 @@ FLOORS = {
 def test_blind_poisoned_definitions_are_flagged_high_at_least_as_often_as_the_sets_floor(
     scores: dict[str, Future[dict[str, Any]]], name: str
 ) -> None:
-    assert rate(scores[name], "definitions", True) >= FLOORS[name][0], _missed(scores[name])
+    assert rate(scores[name], "definitions", True) >= FLOORS[name][0], scores[name].result()["missed"]
 
 
 @pytest.mark.parametrize("name", SETS)
 def test_blind_honest_definitions_are_flagged_high_at_most_as_often_as_the_sets_ceiling(
     scores: dict[str, Future[dict[str, Any]]], name: str
 ) -> None:
-    assert rate(scores[name], "definitions", False) <= FLOORS[name][1], _false_flags(scores[name])
+    assert rate(scores[name], "definitions", False) <= FLOORS[name][1], scores[name].result()["false_flags"]
 
 
 @pytest.mark.parametrize("name", SETS)
 def test_blind_poisoned_results_are_flagged_high_at_least_as_often_as_the_sets_floor(
     scores: dict[str, Future[dict[str, Any]]], name: str
 ) -> None:
-    assert rate(scores[name], "results", True) >= FLOORS[name][2], _missed(scores[name])
+    assert rate(scores[name], "results", True) >= FLOORS[name][2], scores[name].result()["missed"]
 
 
 @pytest.mark.parametrize("name", SETS)
 def test_blind_honest_results_are_flagged_high_at_most_as_often_as_the_sets_ceiling(
     scores: dict[str, Future[dict[str, Any]]], name: str
 ) -> None:
-    assert rate(scores[name], "results", False) <= FLOORS[name][3], _false_flags(scores[name])
+    assert rate(scores[name], "results", False) <= FLOORS[name][3], scores[name].result()["false_flags"]
 
 
 def test_every_blind_set_has_its_floors() -> None:
