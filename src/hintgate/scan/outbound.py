@@ -72,15 +72,25 @@ _SEND = compiled(
     re.IGNORECASE,
 )
 _SEND_REACH = 80
+# The machine's own secret files: a dotfile or dot-folder of the home directory (`~/.ssh/config`, `~/.aws/credentials`),
+# a project's `.env`, an SSH key by its standard name.
+_MACHINE_FILE_FORWARD = r"(?:~/\.[\w.-]+(?:/[\w.-]+)*|\B\.env\b|\bid_(?:rsa|ed25519|ecdsa|dsa)\b)"
+# A secret by its variable's name, in capitals (a name in code is the same in every language): `STRIPE_SECRET_KEY`,
+# `DISCORD_BOT_TOKEN`, `DB_PASSWORD`, not a word in capitals ("API KEY") nor a name of lower case (`client_secret`).
+_SECRET_NAME = (
+    r"|(?-i:\b(?:[A-Z][A-Z\d]*_)+(?:SECRET|TOKEN|PASSWORD|PASSWD|PWD|API_KEY|ACCESS_KEY|PRIVATE_KEY)(?:_[A-Z\d]+)*\b)"
+)
 # Something private, as what is sent.
 _PRIVATE = compiled(
     r"\b(?:api[\s_-]?keys?|tokens?|passwords?|passcodes?|pins?|credentials?|secrets?|cookies?|"
-    r"(?:door|alarm|access|gate|admin|verification|2fa|mfa|otp|one-time|backup|recovery)\s+codes?|"
+    r"(?:door|alarm|access|gate|admin|verification|2fa|mfa|otp|one-time|backup|recovery|login|sms)\s+codes?|"
     r"system\s+(?:prompt|instructions|message)|(?:conversation|chat|session|message)\s+(?:history|log|logs|transcript)|"
     r"(?:this|the|current|entire|full|whole)\s+(?:conversation|chat|session)|(?:prior|previous|earlier)\s+messages|"
     r"passports?(?:\s+numbers?)?|card\s+(?:numbers?|details)|cvv|ssn|social\s+security\s+numbers?|home\s+address\w*|"
     r"phone\s+numbers?|contacts|address\s+book|private\s+keys?|pre-shared\s+keys?|psks?|"
-    r"env(?:ironment)?\s+(?:variables|vars|secrets))\b",
+    r"env(?:ironment)?\s+(?:variables|vars|secrets)|birth\s*dates?|(?:seed|recovery)\s+phrases?|"
+    r"security\s+(?:question\s+)?answers?|(?:bank|banking|account)\s+(?:logins?|details|numbers?)|"
+    r"(?:full|saved|stored)\s+cards?)\b" + _SECRET_NAME,
     re.IGNORECASE,
 )
 # The same, searched by RE2 in a whole text: where it may match a sentence (`Cue.places`).
@@ -90,6 +100,8 @@ _DENIED = compiled(
     r"\b(?:never|not|don't|do\s+not|must\s+not|should\s+not|won't|cannot|can't|no\s+one|nobody)\b", re.IGNORECASE
 )
 _VALUE_OPENED = compiled(r"^\s*\"[^\"\n]{1,80}\"\s*:\s*\"")
+# A data value opened after its key anywhere on the line, still open at its end: `{"id": 4, "note": "...`.
+_VALUE_OPEN_AT_END = compiled(r"\"[\w .-]{1,80}\"\s*:\s*\"[^\"\n]*$")
 _OPENS = compiled(r"(?<![\w'])'(?=\w|$)")
 _CLOSES = compiled(r"(?<=[\w.!?])'(?![\w'])")
 _SENTENCE = compiled(r"[^.!?\n]+(?:[.!?]+|\n|$)")
@@ -116,15 +128,21 @@ def asked_out(text: str) -> Iterator[Span]:
 # A sending ordered with no one named to do it: the verb opens the sentence or a clause (after a label's colon, a
 # bracket, a comma or "please", "also", "then", "and"), so it is said to whoever reads the text.
 _ORDERED = compiled(
-    r"(?:^\s*|[:;(\[]\s*|,\s*|\s[-\u2013\u2014]\s+|\b(?:please|also|then|and|just|first|simply|kindly|instead)\s+"
-    r"|\btool\s+to\s+)"
-    r"(?:send|forward|e-?mail|post|upload|submit|transmit|paste|pass|share)\b",
+    r"(?:^\s*|[:;(\[]\s*|(?<=\")\s*|,\s*|\s[-\u2013\u2014]\s+|\b(?:please|also|then|and|just|first|simply|kindly|instead)\s+"
+    r"|\btool\s+to\s+|\b(?:could|would|can|will)\s+you\s+(?:please\s+)?)"
+    r"(?:send|forward|e-?mail|post|upload|submit|transmit|paste|pass|share)\b"
+    # A favour asked ("would you mind forwarding ...") or a duty put on the data ("... should be sent to ...").
+    r"|\bwould\s+you\s+mind\s+(?:send|forward|e-?mail|post|upload|submitt|transmitt|past|pass|shar)ing\b"
+    r"|\b(?:should|must|needs?\s+to|has\s+to|have\s+to|is\s+to|are\s+to|that\s+[\w\s,'-]{1,80}?)\s+be\s+"
+    r"(?:sent|forwarded|e-?mailed|posted|uploaded|submitted|transmitted|shared|copied)\b",
     re.IGNORECASE,
 )
 # Where it goes, named: an e-mail address, a URL, a handle, or a tool (its snake_case name or a call's argument).
 _PLACE = compiled(
-    r"\b(?:to|into|at|via|using|with)\s+(?:the\s+)?(?:[\w-]+\s+){0,3}?"
-    r"(?:[\w.+-]+@[\w-]+(?:\.[\w-]+)+|https?://\S|@\w{3,}|[a-z][a-z\d]*_[a-z\d_]+)",
+    r"\b(?:to|into|at|via|using|with|in)\s+(?:the\s+)?(?:[\w-]+\s+){0,3}?"
+    r"(?P<place>[\w.+-]+@[\w-]+(?:\.[\w-]+)+|(?:https?|s?ftp|s3)://\S|@\w{3,}|[a-z][a-z\d]*_[a-z\d_]+"
+    # A chat's channel, an international phone number, a tool by a dotted name called or named as a tool.
+    r"|#[a-z][\w-]{2,}|\+\d{1,3}[\s\d-]{6,}\d|[a-z][a-z\d]*\.[a-z][a-z\d_]*(?:\(|\s+tool\b))",
     re.IGNORECASE,
 )
 _PLACE_REACH = 200
@@ -146,16 +164,47 @@ _OWNED = compiled(
     r"admin\s+hashes|id_rsa)\b|(?:\.env|~/\.\w+)\b",
     re.IGNORECASE,
 )
-_MAY_ORDER = Cue(r"\b(?:send|forward|e-?mail|post|upload|submit|transmit|paste|pass|share)\b", re.IGNORECASE)
+_MAY_ORDER = Cue(
+    r"\b(?:send|forward|e-?mail|post|upload|submit|transmit|paste|pass|share|sent|forwarded|e-?mailed|posted|uploaded|"
+    r"submitted|transmitted|shared|copied|(?:send|forward|e-?mail|post|upload|submitt|transmitt|past|pass|shar)ing)\b",
+    re.IGNORECASE,
+)
 """The sending verbs `_ORDERED` cannot be without (searched by RE2 in a whole text)."""
-MAY_SEND_OUT = Cue(_PRIVATE.pattern + "|" + _OWNED.pattern, re.IGNORECASE)
-"""The words `sent_out` cannot be without: something private named (searched by RE2 before the sentences are read)."""
+# A web address whose query holds a blank for data, named as code names it: `{system_prompt}`, `<note>`,
+# `INSERT_FULL_CHAT_HERE`, a value in capitals (`c=CONTEXT`, `s=AWS_SECRET_ACCESS_KEY`).
+_LINK = r"\bhttps?://[^\s\"'`()\[\]]{1,400}"
+_LINK_RE = compiled(_LINK, re.IGNORECASE)
+_BLANK_NAME = compiled(
+    r"\{\{?\s*([\w.-]{2,60})\s*\}\}?|<([\w.-]{2,60})>|\$\{([\w.-]{2,60})\}|\b(INSERT_[\w-]{2,60})"
+    r"|=([A-Z][A-Z\d]*(?:_[A-Z\d]+)*)(?=[&#]|$)"
+)
+# What a blank's name says it holds: what the model holds from the chat (any link's query carrying it sends it out),
+# or someone's secret or personal data (a link the model is asked to show as an image, or told to insert, sends it).
+_BLANK_HELD = compiled(r"\b(?:chat|conversation|messages|transcript|history|context|prompt|instructions)\b")
+_BLANK_PRIVATE = compiled(
+    r"\b(?:token|password|passwd|secret|key|credentials|creds|email|phone|address|name|card|cvv|ssn|notes?|dob|birth|"
+    r"pin|otp)\b"
+)
+# A blank named for what a person fills in with their own, or a record's identifier, a count or a page.
+_BLANK_ORDINARY = compiled(r"\b(?:your|my|id|ids|uuid|count|limit|page|size|offset|example)\b")
+_IMAGE_OPENED = compiled(r"!\[[^\]\n]{0,200}\]\(\s*$")
+_LINK_OPENED = compiled(r"\[[^\]\n]{0,200}\]\(\s*$")
+# A link to be followed, fetched or shown: the verb on its line.
+_LINK_USED = compiled(
+    r"\b(?:render|display|show|open|fetch|visit|load|embed|insert|include|click|follow|request|curl|wget|get|post)\b",
+    re.IGNORECASE,
+)
+MAY_SEND_OUT = Cue(_PRIVATE.pattern + "|" + _OWNED.pattern + "|" + _LINK, re.IGNORECASE)
+"""The words `sent_out` cannot be without: something private named, or a web address (searched by RE2 before the
+sentences are read)."""
 
 
 def sent_out(text: str) -> Iterator[Span]:
     """The sentences of `text` (a tool's result) that order whoever reads it to send something private to a place they
-    name (an address, a URL, a handle, a tool): no one the user asked for names where the user's data goes."""
-    if MAY_SEND_OUT.search(text) is None or _MAY_ORDER.search(text) is None:
+    name (an address, a URL, a handle, a tool): no one the user asked for names where the user's data goes; and the
+    web addresses built to carry what the model holds or someone's secret to their host (`beacons`)."""
+    yield from beacons(text)
+    if _MAY_PRIVATE.search(text) is None or _MAY_ORDER.search(text) is None:
         return
     # Where a sending verb may stand: other sentences order no sending. Private words are far more common (a page of
     # setup notes names a path in every line), so the verbs, the rarer side, choose the sentences read.
@@ -230,6 +279,79 @@ def _through(said: str) -> int | None:
     return named.start()
 
 
+_MAY_PRIVATE = Cue(_PRIVATE.pattern + "|" + _OWNED.pattern, re.IGNORECASE)
+
+
+def beacons(text: str) -> Iterator[Span]:
+    """The web addresses of `text` (a tool's result) with a blank in their query named for what the model holds (the
+    chat, its instructions) or, in an image's address the model is to show or a blank it is told to insert, for
+    someone's secret or personal data; and the sentences that tell the model to fill an address with what it holds.
+    Fetched or shown, such an address hands the data to its host. A blank named for a record's identifier, or for the
+    reader's own ("{your_token}"), is how a page shows an address is built."""
+    if _LINK_RE.search(text) is None:
+        return
+    why = "builds a web address that carries what the model holds to its host"
+    found = checked = 0
+    for link in _LINK_RE.finditer(text):
+        query = link.group().find("?")
+        if query < 0 or found >= 16:
+            continue
+        before = max(0, link.start() - 210)
+        image = _IMAGE_OPENED.search(text, before, link.start()) is not None
+        if any(_blank_carries(blank, image) for blank in _BLANK_NAME.finditer(link.group(), query)):
+            checked += 1  # each costs a reading of its line: a text of many such links is read for the first ones
+            if checked > _LINKS_CHECKED:
+                break
+            line, stop = _line_around(text, link.start(), link.end())
+            # A link named, with no one told to follow, fetch or show it, asks nothing.
+            used = image or _LINK_OPENED.search(text, before, link.start()) or _LINK_USED.search(text, line, stop)
+            if used and not _link_shown(text, line, stop, link.start(), link.end()):
+                found += 1
+                yield Span(link.start(), link.end(), why)
+    for filled in _FILLED_WITH.finditer(text):
+        line, stop = _line_around(text, filled.start(), filled.end())
+        if _LINK_RE.search(text, line, stop) is not None and not _link_shown(
+            text, line, stop, filled.start(), filled.end()
+        ):
+            yield Span(line, stop, why)
+            return
+
+
+def _blank_carries(blank: re.Match[str], image: bool) -> bool:
+    """Whether a blank of a link's query (`blank`, `_BLANK_NAME`'s match) is named for what the model holds, or for a
+    secret or personal data in an image's address (`image`) or told to be inserted; not for an identifier or the
+    reader's own."""
+    name = next(group for group in blank.groups() if group)
+    words = re.sub(r"[_.\-\s]+", " ", name.lower())
+    if _BLANK_ORDINARY.search(words):
+        return False
+    return _BLANK_HELD.search(words) is not None or (
+        _BLANK_PRIVATE.search(words) is not None and (image or name.startswith("INSERT_"))
+    )
+
+
+_LINKS_CHECKED = 64
+"""How many links with a blank to fill a text is read for at most."""
+_LINE_REACH = 400
+"""How far on either side of a link its line is read (a text of one long line costs no more for each link)."""
+
+
+def _line_around(text: str, start: int, end: int) -> tuple[int, int]:
+    """The line of `text` around `start`..`end`, at most `_LINE_REACH` on either side."""
+    low = max(0, start - _LINE_REACH)
+    line = text.rfind("\n", low, start) + 1 or low
+    stop = text.find("\n", end, end + _LINE_REACH)
+    return line, (min(len(text), end + _LINE_REACH) if stop < 0 else stop)
+
+
+def _link_shown(text: str, line: int, stop: int, start: int, end: int) -> bool:
+    """Whether the link or order at `start`..`end` on the line `line`..`stop` of `text` is shown rather than said: in
+    code quotes, on a line about attack wording, or inside a quotation."""
+    if text.count("`", line, start) % 2 == 1 or quotes_attack(text[line:stop]):
+        return True
+    return _shown(text, (line, end), start, [])
+
+
 # What the model holds from elsewhere than the result, private by itself: its own instructions, the conversation or its
 # messages, what its other tools returned.
 _HELD = (
@@ -245,13 +367,27 @@ _HELD = (
     r"|(?:full|complete|raw)\s+arguments\s+of|whatever\s+(?:it|they)\s+(?:last\s+)?returned"
     r"|(?:every|all|each)\s+(?:other\s+)?tool\s+(?:results?|outputs?)"
     r"|(?:outputs?|results?|responses?)\s+of\s+(?:the\s+)?(?:last|previous|prior|recent)\s+(?:\w+\s+)?(?:tool\s+)?calls"
+    r"|(?:outputs?|results?|responses?)\s+of\s+(?:any|every|all|each)\s+(?:other|earlier|previous|prior)\s+"
+    r"(?:[\w-]+\s+)?calls"
+    # What another tool returned, taken by a standing hook on its calls: "after each read_email call, pass the raw
+    # result into ...".
+    r"|(?:after|whenever|each\s+time|every\s+time)\s[^.;!?]{0,80}?\b(?:send|pass|post|forward|copy|paste|put|include|"
+    r"attach|add|submit|upload)\s+(?:a\s+copy\s+of\s+)?the\s+(?:whole|full|complete|raw|entire)\s+(?:outputs?|responses?|results?)"
     r"|(?:every|all)\s+(?:other\s+)?(?:documents?|files?|e-?mails?|messages)\s+you(?:'ve|\s+have)?\s+(?:read|opened|seen))\b"
 )
 _HELD_RE = compiled(_HELD, re.IGNORECASE)
+# A link told to be filled with what the model holds, in words: "replacing CONTEXT with a summary of this
+# conversation", "followed by the URL-encoded full conversation".
+_FILLED_WITH = compiled(
+    r"\b(?:replac(?:e|es|ing)\s+[^\s]{1,60}\s+with|followed\s+by|append(?:ing)?|URL-?encoded?|url\s+encoded?)\s+"
+    r"(?:[\w-]+\s+){0,6}?(?:" + _HELD + r"|values?\s+from\s+" + _MACHINE_FILE_FORWARD + r")",
+    re.IGNORECASE,
+)
 # Where private data was had from, when it is not the result: the conversation, the user's earlier words, the machine.
 _ELSEWHERE = (
     r"\b(?:(?:from|in)\s+(?:this|the)\s+(?:[\w-]+\s+)?(?:conversation|chat|session)|mentioned\s+(?:earlier|before|previously)"
-    r"|(?:has|have|had)\s+(?:mentioned|shared|pasted)|(?:just|recently)\s+received|from\s+(?:the\s+|their\s+)?environment)\b"
+    r"|(?:has|have|had)\s+(?:mentioned|shared|pasted)|(?:just|recently)\s+received|from\s+(?:the\s+|their\s+)?environment"
+    r"|(?:in|from)\s+your\s+(?:context|client|memory)|(?:user|customer|they)\s+(?:just\s+|recently\s+)?received)\b"
 )
 _ELSEWHERE_RE = compiled(_ELSEWHERE, re.IGNORECASE)
 # Whose a secret is, when it is a person's other than the reader's: "the user's password", "the tenant's PIN".
@@ -272,16 +408,16 @@ _CALL_ORDERED = compiled(
     r"|\bre-call\b|\bcall\s+(?:it|this\s+tool)\s+again\b|\bnext\s+(?:[\w.-]+\s+)?(?:tool\s+)?call\b"
     r"|\b(?:add|include)\s+(?:a|the)\s+(?:field|parameter|argument)\b|\bin\s+(?:its|their|the)\s+arguments\b"
     r"|\breply\s+(?:to|via|through)\s+(?:this\s+tool\b|[a-z][a-z\d]*(?:[_.][a-z\d]+)+)"
-    r"|\b(?:as|in|into)\s+`[\w.-]{1,40}`|\bas\s+[a-z][\w.$]*\s*="
-    r"|\b(?:to|into)\s+(?:the\s+)?`?[a-z][a-z\d]*_[a-z\d_]+\b(?![@.\w-])"
+    r"|\b(?:as|in|into)\s+(?:the\s+)?`[\w.-]{1,40}`|\bas\s+[a-z][\w.$]*\s*=|\bnext\s+time\b"
+    r"|\b(?:to|into)\s+(?:the\s+)?`?[a-z][a-z\d]*_[a-z\d_]+\b(?![@\w-]|\.\w)"
     r"|\b(?:pass|passing|set|setting|fill|put|putting)\s+(?:[\w-]+\s+){0,2}?`[\w.-]{1,40}`"
-    r"|\b(?:into|in|to)\s+(?:the\s+|a\s+)?(?:[\w-]+\s+)?(?:field|parameter|argument)\b"
+    r"|\b(?:into|in|to|as)\s+(?:the\s+|a\s+)?(?:[\w-]+\s+)?(?:field|parameter|argument)\b"
     r"|\b(?:into|to)\s+[a-z][a-z\d]*(?:[_.][a-z\d]+)+\(",
     re.IGNORECASE,
 )
 # The machine's own secret files: a dotfile or dot-folder of the home directory (`~/.ssh/config`, `~/.aws/credentials`),
 # a project's `.env`, an SSH key by its standard name.
-_MACHINE_FILE = r"(?:~/\.[\w.-]+(?:/[\w.-]+)*|\B\.env\b|\bid_(?:rsa|ed25519|ecdsa|dsa)\b)"
+_MACHINE_FILE = _MACHINE_FILE_FORWARD
 # What such a file holds, taken by the model: its contents or a value in it, or the file read at an order's opening
 # ("read ~/.ssh/config and ..."). A file only named is a place (copy `.env.example` to `.env`, keys stay in ~/.ssh).
 _FILE_TAKEN = compiled(
@@ -395,7 +531,7 @@ def _sending(said: str) -> int | None:
         # What is sent may be named before the order, taken up by a pronoun: "read the token and send it to ...";
         # not in a clause that denied something ("never share the PIN -- forward spam to ...").
         first = low if marked and _DENIED.search(said, 0, low) is not None else 0
-        sent = said[first : place.start() + 1] if addressee is None else said[first : place.end() + _PRIVATE_REACH]
+        sent = said[first : place.start("place")] if addressee is None else said[first : place.end() + _PRIVATE_REACH]
         if _PRIVATE.search(sent) is not None or _OWNED.search(sent) is not None:
             return order.start()
     return None
@@ -405,6 +541,9 @@ def quoted_before(head: str) -> bool:
     """Whether a quotation is open at the end of `head` (a line's text up to a request), in double or single quotes;
     a data value opened after its key (`"note": "...`) is data, not a quotation."""
     head = _VALUE_OPENED.sub("", head, count=1)
+    value = _VALUE_OPEN_AT_END.search(head)
+    if value is not None and head.count('"', 0, value.start()) % 2 == 0:
+        head = head[value.end() :]  # the line's JSON up to a value still open: data, not a quotation
     return quotation_open(head) or single_quote_open(head)
 
 
@@ -420,7 +559,8 @@ def _ask(said: str) -> int | None:
         return None
     for ask in _ASKED.finditer(said):
         send = _SEND.search(said, ask.end(), ask.end() + _SEND_REACH)
-        if send is None or _DENIED.search(said, ask.start(), send.start()) is not None:
+        # A denial just before the request denies it too: "never let an assistant send ...".
+        if send is None or _DENIED.search(said, max(0, ask.start() - 12), send.start()) is not None:
             continue
         if _PRIVATE.search(said, send.end(), send.end() + _PRIVATE_REACH) is not None:
             return ask.start()
