@@ -83,7 +83,9 @@ _SECRET_NAME = (
 # Something private, as what is sent.
 _PRIVATE = compiled(
     r"\b(?:api[\s_-]?keys?|tokens?|passwords?|passcodes?|pins?|credentials?|secrets?|cookies?|"
-    r"(?:door|alarm|access|gate|admin|verification|2fa|mfa|otp|one-time|backup|recovery|login|sms)\s+codes?|"
+    r"(?:door|alarm|access|gate|admin|verification|2fa|mfa|otp|one-time|backup|recovery|login|sms|keypad|lock)\s+codes?|"
+    # A session's cookie by its field's name, what a tool named for reading secrets returns.
+    r"session[\s_-](?:cookies?|tokens?)|[a-z\d_]*(?:read|get|fetch|list|dump)_secrets?|"
     r"system\s+(?:prompt|instructions|message)|(?:conversation|chat|session|message)\s+(?:history|log|logs|transcript)|"
     r"(?:this|the|current|entire|full|whole)\s+(?:conversation|chat|session)|(?:prior|previous|earlier)\s+messages|"
     r"passports?(?:\s+numbers?)?|card\s+(?:numbers?|details)|cvv|ssn|social\s+security\s+numbers?|home\s+address\w*|"
@@ -130,7 +132,7 @@ def asked_out(text: str) -> Iterator[Span]:
 _ORDERED = compiled(
     r"(?:^\s*|[:;(\[]\s*|(?<=\")\s*|,\s*|\s[-\u2013\u2014]\s+|\b(?:please|also|then|and|just|first|simply|kindly|instead)\s+"
     r"|\btool\s+to\s+|\b(?:could|would|can|will)\s+you\s+(?:please\s+)?)"
-    r"(?:send|forward|e-?mail|post|upload|submit|transmit|paste|pass|share)\b"
+    r"(?:send|forward|e-?mail|post|upload|submit|transmit|paste|pass|share|(?P<put>include|attach|put|copy))\b"
     # A favour asked ("would you mind forwarding ...") or a duty put on the data ("... should be sent to ...").
     r"|\bwould\s+you\s+mind\s+(?:send|forward|e-?mail|post|upload|submitt|transmitt|past|pass|shar)ing\b"
     r"|\b(?:should|must|needs?\s+to|has\s+to|have\s+to|is\s+to|are\s+to|that\s+[\w\s,'-]{1,80}?)\s+be\s+"
@@ -142,7 +144,8 @@ _PLACE = compiled(
     r"\b(?:to|into|at|via|using|with|in)\s+(?:the\s+)?(?:[\w-]+\s+){0,3}?"
     r"(?P<place>[\w.+-]+@[\w-]+(?:\.[\w-]+)+|(?:https?|s?ftp|s3)://\S|@\w{3,}|[a-z][a-z\d]*_[a-z\d_]+"
     # A chat's channel, an international phone number, a tool by a dotted name called or named as a tool.
-    r"|#[a-z][\w-]{2,}|\+\d{1,3}[\s\d-]{6,}\d|[a-z][a-z\d]*\.[a-z][a-z\d_]*(?:\(|\s+tool\b))",
+    r"|#[a-z][\w-]{2,}|\+\d{1,3}[\s\d-]{6,}\d|[a-z][a-z\d]*\.[a-z][a-z\d_]*(?:\(|\s+tool\b)"
+    r"|(?:[a-z\d-]+\.)+[a-z]{2,}/[\w/-])",
     re.IGNORECASE,
 )
 _PLACE_REACH = 200
@@ -166,7 +169,8 @@ _OWNED = compiled(
 )
 _MAY_ORDER = Cue(
     r"\b(?:send|forward|e-?mail|post|upload|submit|transmit|paste|pass|share|sent|forwarded|e-?mailed|posted|uploaded|"
-    r"submitted|transmitted|shared|copied|(?:send|forward|e-?mail|post|upload|submitt|transmitt|past|pass|shar)ing)\b",
+    r"submitted|transmitted|shared|copied|include|attach|put|copy|"
+    r"(?:send|forward|e-?mail|post|upload|submitt|transmitt|past|pass|shar)ing)\b",
     re.IGNORECASE,
 )
 """The sending verbs `_ORDERED` cannot be without (searched by RE2 in a whole text)."""
@@ -532,9 +536,22 @@ def _sending(said: str) -> int | None:
         # not in a clause that denied something ("never share the PIN -- forward spam to ...").
         first = low if marked and _DENIED.search(said, 0, low) is not None else 0
         sent = said[first : place.start("place")] if addressee is None else said[first : place.end() + _PRIVATE_REACH]
-        if _PRIVATE.search(sent) is not None or _OWNED.search(sent) is not None:
+        if order.group("put") is None:
+            if _PRIVATE.search(sent) is not None or _OWNED.search(sent) is not None:
+                return order.start()
+        # Something put into a call ("include both in update_app(...)"): a secret or the machine's files (a public key
+        # is made to be handed out), not a person's data a tool may take as its own input, nor the reader's own secret
+        # ("put your API key in the api_key field").
+        elif _YOURS.search(sent) is None and (
+            _PRIVATE.search(sent) is not None
+            or any(not f.group().endswith(".pub") for f in _SECRET_FILE.finditer(sent))
+        ):
             return order.start()
     return None
+
+
+_SECRET_FILE = compiled(_MACHINE_FILE_FORWARD, re.IGNORECASE)
+_YOURS = compiled(r"\byour\b", re.IGNORECASE)
 
 
 def quoted_before(head: str) -> bool:
