@@ -505,9 +505,9 @@ def test_secrets_put_into_a_call_read_by_a_secrets_tool_or_sent_to_a_bare_addres
     "text",
     [
         # A public key is made to be handed out.
-        "Then copy ~/.ssh/id_ed25519.pub to authorized_keys on the host.",
+        "Then include ~/.ssh/id_ed25519.pub in authorized_keys on the host.",
         # The reader's own key, where a page for people tells them to put it.
-        "Put your API key in the api_key field.",
+        "Include your API key in the api_key field.",
         # A person's data a tool takes as its input.
         "To escalate, include the user's account ID in escalate_ticket.",
     ],

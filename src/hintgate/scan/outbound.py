@@ -132,7 +132,7 @@ def asked_out(text: str) -> Iterator[Span]:
 _ORDERED = compiled(
     r"(?:^\s*|[:;(\[]\s*|(?<=\")\s*|,\s*|\s[-\u2013\u2014]\s+|\b(?:please|also|then|and|just|first|simply|kindly|instead)\s+"
     r"|\btool\s+to\s+|\b(?:could|would|can|will)\s+you\s+(?:please\s+)?)"
-    r"(?:send|forward|e-?mail|post|upload|submit|transmit|paste|pass|share|(?P<put>include|attach|put|copy))\b"
+    r"(?:send|forward|e-?mail|post|upload|submit|transmit|paste|pass|share|(?P<put>include|attach))\b"
     # A favour asked ("would you mind forwarding ...") or a duty put on the data ("... should be sent to ...").
     r"|\bwould\s+you\s+mind\s+(?:send|forward|e-?mail|post|upload|submitt|transmitt|past|pass|shar)ing\b"
     r"|\b(?:should|must|needs?\s+to|has\s+to|have\s+to|is\s+to|are\s+to|that\s+[\w\s,'-]{1,80}?)\s+be\s+"
@@ -169,7 +169,7 @@ _OWNED = compiled(
 )
 _MAY_ORDER = Cue(
     r"\b(?:send|forward|e-?mail|post|upload|submit|transmit|paste|pass|share|sent|forwarded|e-?mailed|posted|uploaded|"
-    r"submitted|transmitted|shared|copied|include|attach|put|copy|"
+    r"submitted|transmitted|shared|copied|include|attach|"
     r"(?:send|forward|e-?mail|post|upload|submitt|transmitt|past|pass|shar)ing)\b",
     re.IGNORECASE,
 )
@@ -541,7 +541,7 @@ def _sending(said: str) -> int | None:
                 return order.start()
         # Something put into a call ("include both in update_app(...)"): a secret or the machine's files (a public key
         # is made to be handed out), not a person's data a tool may take as its own input, nor the reader's own secret
-        # ("put your API key in the api_key field").
+        # ("include your API key in the api_key field").
         elif _YOURS.search(sent) is None and (
             _PRIVATE.search(sent) is not None
             or any(not f.group().endswith(".pub") for f in _SECRET_FILE.finditer(sent))
