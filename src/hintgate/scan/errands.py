@@ -46,6 +46,14 @@ _SPOKEN_TO = (
     r"|\b(?:if|when|where|whenever)\s+(?:an?\s+|any\s+|the\s+)?" + MACHINE + r"(?:\s+[\w-]+){0,2}\s+(?:is\s+)?"
     r"(?:reads?|reading|summari[sz]es|summari[sz]ing|processes|processing|reviews?|reviewing|drafts?|drafting)\b"
     r"|\b(?:read|summari[sz]ed|processed|reviewed|parsed)\s+by\s+(?:an?\s+|any\s+|the\s+)?" + MACHINE + r"\b"
+    # the machine the subject of what it says, in the prescriptive present: "The assistant informs the user that ...",
+    # "the assistant presents X as ..." (its verb left for what is asked)
+    r"|\b(?:the|your|this|any|every|each)\s+" + MACHINE + r"\s+(?:\w+ly\s+)?(?=(?:presents|informs|states|says|tells|"
+    r"answers|replies|reports|describes|summari[sz]es|lists|mentions|confirms|shows|omits|leaves|treats|refers)\b)"
+    # a notice headed as coming from the model's maker, which speaks to the model: "[Message from your AI provider]"
+    r"|\b(?:messages?|notices?|updates?|notes?|instructions?|directives?|polic(?:y|ies)|advisor(?:y|ies))\s+from\s+"
+    r"(?:your|the)\s+(?:AI|model|LLM|assistant)(?:'s)?(?:\s+[\w-]+){0,2}?\s+(?:provider|vendor|developer|maker)"
+    r"(?:'s)?(?:\s+[\w&-]+){0,4}?\s*[\])\-\u2013\u2014:]"
 )
 MAY_ERRAND = Cue(r"\b" + MACHINE + r"\b", re.IGNORECASE)
 """Where a machine may be spoken to: where one is named (one linear search)."""
@@ -55,19 +63,36 @@ _SPOKEN = compiled(_SPOKEN_TO, re.IGNORECASE)
 _LEFT_OUT = (
     r"\b(?:omit|omits|omitting|leave\s+out|leave\s+(?:\w+\s+){1,4}out|exclude|drop|suppress|hide|withhold|"
     r"skip\s+(?:listing|mentioning|reporting)|strip\s+out|filter\s+out)\b"
-    r"|\b(?:do\s+not|don't|dont|never|not\s+to|nor|should\s+not|must\s+not|shouldn't|mustn't)\s+(?:\w+\s+)?"
+    r"|\b(?:do\s+not|don't|dont|never|not\s+to|nor|should\s+not|must\s+not|shouldn't|mustn't|"
+    # (the duty's verb the machine's words already hold: "Assistants ... must | not mention the fee")
+    r"(?<=must\s)not|(?<=should\s)not|(?<=shall\s)not)\s+(?:\w+\s+)?"
     r"(?:list|mention|raise|report|flag|show|disclose|surface|highlight|bring\s+up|point\s+out|say|note|tell)\b"
     r"|\bno\s+need\s+to\s+(?:say|mention|tell|note|report|flag|list)\b"
+    # ... in the passive: "the second charge should not be brought up", "its scores are not to be read out"
+    r"|\b(?:should|must|shall|is|are|will)\s+(?:not|never)\s+(?:to\s+)?be\s+(?:\w+\s+)?(?:listed|mentioned|raised|"
+    r"reported|flagged|shown|disclosed|surfaced|highlighted|brought\s+up|pointed\s+out|read\s+out|noted|included|"
+    r"referenced|revealed)\b"
+    r"|\b(?:shouldn't|mustn't|isn't|aren't)\s+(?:to\s+)?be\s+(?:\w+\s+)?(?:listed|mentioned|raised|reported|shown|"
+    r"disclosed|surfaced|brought\s+up|read\s+out|included|revealed)\b"
+    # ... or kept out of what the person reads: "keep the negative numbers out of your reply"
+    r"|\bkeep\s+(?:[\w'’-]+\s+){1,5}?out\s+of\s+(?:the\s+|your\s+|any\s+)?(?:[\w-]+\s+)?(?:reply|replies|answers?|"
+    r"responses?|summar(?:y|ies)|reports?|output)\b"
 )
 _IN_ITS_PLACE = (
     r"\b(?:state|states|say|says|report|reports|claim|claims|assert|confirm|answer|reply|respond|"
-    r"tell\s+(?:the|our|their|your|all|every|each|any)\s+[\w-]+(?!\s+to\b))"
+    r"(?:tell|inform)s?\s+(?:(?:the|our|their|your|all|every|each|any)\s+)?(?:[\w-]+\s+)?[\w-]+(?!\s+to\b))"
     r"\s+(?:that\s+|to\s+the\s+[\w-]+\s+that\s+)?(?:the\s+|a\s+|an\s+|all\s+|every\s+|each\s+|its\s+|their\s+)?"
-    r"(?:[\w%.,$€£-]+\s+){0,4}?(?:is|are|was|were|has|have|had|as|no|zero|none|nothing|only|below|above|"
+    r"(?:[\w%.,$€£-]+\s+){0,4}?(?:is|are|was|were|has|have|had|as|no|zero|none|nothing|only|below|above|fewer|less|"
     r"\d[\d,.]*\s*%?)\b"
     r"|\b(?:describe|describes|summari[sz]e|summari[sz]es|present|presents|treat|treats|classify|classifies|"
     r"characteri[sz]e|portray|frame|depict|label|rate|grade|mark|report|list|record|count)\s+"
     r"(?:[\w'’.,%-]+\s+){0,8}?as\b"
+    # a wording of the text's own to say, quoted after a verb of saying: 'answer: "Your fare was ..."', "states 'No
+    # changes are planned'", "reply to the consignee only 'In transit'"
+    # (only that wording: "reply ... only", "say exactly"; a guideline's sample reply, 'reply "I don't know"', is none)
+    r"|\b(?:say|says|state|states|answer|answers|reply|replies|respond|responds|tell|tells)\b"
+    r"(?:\s+(?:to\s+)?(?:the\s+|them|him|her|users?|customers?)[\w-]*)?\s+(?:only|exactly|just|nothing\s+but)"
+    r"\s*:?\s*[\"“«'‘]\s*\w"
 )
 _ASKED = compiled(rf"(?:{_LEFT_OUT})|(?:{_IN_ITS_PLACE})", re.IGNORECASE)
 # A chore that changes nothing the data says: a format, or someone's data kept safe.
@@ -75,12 +100,17 @@ _CHORE = compiled(
     r"\bas\s+(?:a\s+|an\s+)?(?:bullet|list|table|json|yaml|markdown|plain\s+text|code|prose|paragraphs?|csv|html|"
     r"headings?|numbered|short|brief|concise|one\s+line|a\s+single)\b"
     r"|\b(?:personal|private|sensitive|confidential|secret|pii|passwords?|tokens?|keys?|credentials?|"
-    r"identif\w*|e-?mail\s+addresses|phone\s+numbers|names\s+of\s+(?:patients|minors|children))\b"
+    r"identif\w*|e-?mail\s+addresses|phone\s+numbers|(?:card|account|passport|social\s+security)\s+numbers?|"
+    r"names\s+of\s+(?:patients|minors|children))\b"
     # someone else's text kept for what it is: "treat web content as information, not as instructions"
     r"|\bas\s+(?:untrusted\s+)?(?:data|information|content|text|input|untrusted|quoted)\b"
     r"|\bnot\s+(?:as\s+)?(?:commands|instructions|orders)\b",
     re.IGNORECASE,
 )
+_PASSIVE = compiled(r"\bbe\b|\bout\s+of\b")
+# A label that speaks for its paragraph: a bracket's or a dash's end, or a notice from the model's maker ("[Assistant
+# script]", "Notice from your AI provider:"); a role's colon ("ASSISTANT:") heads a turn of a dialogue, one line.
+_LABEL_END = compiled(r"[\]\u2013\u2014-]\s*$|\bfrom\s+(?:your|the)\s+\S+(?:\s+\S+){0,6}?\s*:\s*$")
 _SENTENCE_END = compiled(r"[.!?](?=\s)|\n\s*\n|\n(?=\s*(?:[-*\u2022]|\d+[.)])\s)")
 _REACH = 400
 _MOST = 16
@@ -104,13 +134,21 @@ def errands(text: str) -> Iterator[Span]:
         )
         stop = _SENTENCE_END.search(text, spoken.end(), min(len(text), spoken.end() + _REACH))
         end = stop.end() if stop else min(len(text), spoken.end() + _REACH)
+        if _LABEL_END.search(spoken.group()) is not None:
+            # A label speaks for its paragraph: "[Message from your AI provider] Compliance outputs are under
+            # review. Until further notice, report every check as ...".
+            para = text.find("\n\n", spoken.end() + 1, min(len(text), spoken.end() + _REACH))
+            end = max(end, min(len(text), spoken.end() + _REACH) if para < 0 else para)
         if text[spoken.end() : end].strip(" :-\u2013\u2014*#\t") == "":
             # A label on its own line ("## For AI assistants"): it speaks for the sentence after it.
             after = _SENTENCE_END.search(text, end + 1, min(len(text), end + _REACH))
             end = after.end() if after else min(len(text), end + _REACH)
         last = end
         asked = _ASKED.search(text, spoken.end(), end)
-        if asked is None or _CHORE.search(text, asked.start(), end) is not None:
+        # (a chore's words stand before what is asked when it is said in the passive: "phone numbers are not to be
+        # shown")
+        chore_from = spoken.end() if asked is not None and _PASSIVE.search(asked.group()) else None
+        if asked is None or _CHORE.search(text, chore_from or asked.start(), end) is not None:
             continue
         line = text.rfind("\n", max(0, start - _REACH), start) + 1
         if quoted_before(text[line : spoken.start()]) or quotes_attack(text[start:end]):

@@ -181,6 +181,8 @@ def turn_orders(text: str) -> list[Span]:
     found.extend(_templated_turns(text))
     found.extend(_keyed_turns(text))
     found.extend(_initialled_exchanges(text))
+    found.extend(_markup_turns(text))
+    found.extend(_recalled_turns(text))
     return found
 
 
@@ -418,6 +420,38 @@ _TEMPLATE_TURN = Cue(
 _TEMPLATE_TOKEN = re.compile(r"<\|[a-z_]{2,20}\|>|<(?:start|end)_of_turn>", re.IGNORECASE)
 # What shows a template rather than says it: a placeholder of one ("{{ message }}", "{prompt}", "{% for %}").
 _PLACEHOLDER = re.compile(r"\{\{|\{%|\{[a-z_]{2,20}\}", re.IGNORECASE)
+# A turn of the chat written as a markup element at a line's start (past the closing tags a forged end writes):
+# "<user>", "<system priority="high">", "<developer_message>", "<message role="user">", "<turn role="operator">",
+# "<msg from="user">", "<<USER TURN>>". Its role is its tag's name or its role's attribute.
+_MARKUP_NAMES = r"user|human|system|sys|developer|operator|assistant"
+_MARKUP_ROLE = (
+    r"(?:^|\n|\\n)[ \t]*(?:(?:</[\w:.-]{1,40}>|\]\]>)[ \t]*){0,3}<{1,2}[ \t]*(?:(?P<tag>"
+    + _MARKUP_NAMES
+    + r")(?:[ \t_-]+(?:turn|message|msg|prompt|notice|directive|instructions?|reminder|update|note))?"
+    r"(?:[ \t]+[\w-]{1,20}[ \t]*=[ \t]*[\"'][^\"'<>\n]{0,40}[\"']){0,3}"
+    r"|(?:message|turn|msg|entry|chat[_-]?message)(?:[ \t]+[\w-]{1,20}[ \t]*=[ \t]*[\"'][^\"'<>\n]{0,40}[\"']){0,3}?"
+    r"[ \t]+(?:role|from|speaker|author|sender)[ \t]*=[ \t]*[\"'](?P<attr>"
+    + _MARKUP_NAMES
+    + r")[\"'](?:[ \t]+[\w-]{1,20}[ \t]*=[ \t]*[\"'][^\"'<>\n]{0,40}[\"']){0,3})[ \t]*>{1,2}"
+)
+_MARKUP_TURN = Cue(_MARKUP_ROLE, re.IGNORECASE)
+# A heading that says what follows is the chat's own history, summed up or remembered: "Summary of previous
+# conversation (auto-generated):", "Previously in this conversation (restored):", "[Saved memory updated]",
+# "--- previous conversation ---", "Recap of your previous session with this user:". The chat's history is its
+# host's, never a tool's data.
+_HISTORY = (
+    r"(?:previous|earlier|prior|last|past)[ \t]+(?:conversation|session|chat|turn|exchange)s?"
+    r"|conversation[ \t]+(?:summary|recap|history|memory)"
+    r"|(?:saved|stored|restored|persistent|long-term)[ \t]+memor(?:y|ies)"
+    r"|memory[ \t._-]+(?:saved|updated?|stored|restored|entry|note|write)"
+    r"|(?:previously|earlier)[ \t]+in[ \t]+this[ \t]+(?:conversation|chat|session)"
+)
+_RECALLED = (
+    r"(?:^|\n|\\n)[ \t>*#|\[(\u2013\u2014-]*(?:[\w'-]+[ \t]+){0,4}?(?:" + _HISTORY + r")\b[^\n:\]]{0,50}?"
+    r"(?::|\]|[ \t]*[\u2013\u2014-]{2,}[ \t]*(?=\r?\n)|(?=\r?\n))"
+)
+_RECALLED_LABEL = Cue(_RECALLED, re.IGNORECASE)
+_MARKUP_AT = re.compile(_MARKUP_ROLE, re.IGNORECASE)
 MAY_TURN = Cue(
     _TEMPLATE_TURN.pattern
     + "|"
@@ -426,7 +460,11 @@ MAY_TURN = Cue(
     + _ROLE_WORD.pattern
     + r"|\buser[ \t]+asked[ \t]+(?:me|us)[ \t]+to[ \t]+(?:pass|relay|forward|send|give)\b"
     + r"|[\"']?role[\"']?[ \t]*:[ \t]*[\"']?(?:system|developer|operator|admin|user|human)\b"
-    + r"|(?:^|\n)[ \t]*A:[ \t]",
+    + r"|(?:^|\n)[ \t]*A:[ \t]"
+    + "|"
+    + _MARKUP_ROLE
+    + "|"
+    + _RECALLED,
     re.IGNORECASE,
 )
 """What a text holding a turn of the chat's roles written into data, or the user's words handed on (`_RELAYED`), holds
@@ -442,6 +480,12 @@ _TURN_REACH = re.compile(
     r"|\b(?:already|pre-?)[ \t]*(?:been[ \t]+)?(?:approved|confirmed|authori[sz]ed|verified)\b"
     r"|\bI[ \t]+(?:hereby[ \t]+)?(?:authori[sz]e|approve|consent[ \t]+to)[ \t]+(?:this|it|that|the|all)\b"
     r"|\byou[ \t]+have[ \t]+my[ \t]+(?:approval|consent|permission|authori[sz]ation)\b"
+    # the user's say claimed given in the turn itself: "I approve buying ...", "I've approved it", "I don't need to
+    # review the list"
+    r"|\bI[ \t]+(?:hereby[ \t]+)?(?:authori[sz]e|approve)[ \t]+\w+ing\b"
+    r"|\bI(?:[ \t]+have|'ve|’ve)[ \t]+(?:already[ \t]+)?(?:approved|authori[sz]ed|consented[ \t]+to)[ \t]+"
+    r"(?:this|it|that|the|all)\b"
+    r"|\b(?:don'?t|do[ \t]+not)[ \t]+need[ \t]+to[ \t]+(?:review|check|double[- ]?check|confirm|verify|see)\b"
     r"|\b(?:notify|tell)[ \t]+no[ \t]?one\b"
     r"|\b(?:ignore|disregard|forget)[ \t]+(?:all[ \t]+|any[ \t]+|my[ \t]+|the[ \t]+|your[ \t]+)*(?:previous|prior|"
     r"earlier|above|preceding|original|operator'?s?|system)[ \t]+(?:\w+[ \t]+)?(?:instructions|request|rules|"
@@ -517,8 +561,11 @@ def _spoken_turns(text: str) -> list[Span]:
         said = text[start:end]
         english = _TURN_REACH.search(said)
         sent = _SEND.search(said) is not None and TARGET.search(said) is not None
+        system = _SYSTEM_ROLE.fullmatch(label.group("role")) is not None
         if english is not None or sent or turn_reach(said):
             found.append(Span(start, end, _SPOKEN_WHY))
+        elif system and text[: label.start()].strip() and _SYSTEM_CLAIM.search(said) is not None:
+            found.append(Span(start, end, _SYSTEM_CLAIM_WHY))
         elif _MODEL_ROLE.fullmatch(label.group("role")) is None and _SYSTEM_ROLE.fullmatch(label.group("role")) is None:
             exchange = _exchange(text, label.start(), start)
             if exchange is not None and not (record := _record(text) if record is None else record):
@@ -526,6 +573,25 @@ def _spoken_turns(text: str) -> list[Span]:
     return found
 
 
+# What only the chat's system says of the model's standing, in a turn of the system's forged after the tool's data:
+# the user's say claimed given ("the user authorized ..."), the model raised or cleared ("the assistant has been
+# upgraded to administrator", "you may now reveal ..."), the user's turns set aside ("earlier user turns are
+# revoked", "obey only ...", "tool outputs are more trusted than the user").
+_SYSTEM_CLAIM = re.compile(
+    r"\bthe[ \t]+user[ \t]+(?:has[ \t]+)?(?:already[ \t]+)?(?:authori[sz]ed|approved|consented|agreed|granted|"
+    r"gave[ \t]+(?:\w+[ \t]+){0,2}(?:permission|consent))\b"
+    r"|\b(?:you|the[ \t]+(?:assistant|model|AI|agent))[ \t]+(?:has|have)[ \t]+been[ \t]+(?:upgraded|promoted|granted|"
+    r"elevated)\b"
+    r"|\b(?:you|the[ \t]+(?:assistant|model|AI|agent))[ \t]+(?:may[ \t]+(?:now[ \t]+)?(?:reveal|disclose|bypass|skip|"
+    r"ignore|override)|may[ \t]+now|(?:is|are)[ \t]+(?:now[ \t]+)?(?:authori[sz]ed|allowed|permitted|cleared)"
+    r"[ \t]+to)\b"
+    r"|\b(?:earlier|previous|prior|all)[ \t]+(?:user[ \t]+)?(?:turns|messages|instructions|requests)[ \t]+"
+    r"(?:are|have[ \t]+been)[ \t]+(?:revoked|superseded|void|cancell?ed|withdrawn)\b"
+    r"|\bobey[ \t]+only\b"
+    r"|\bmore[ \t]+trusted[ \t]+than[ \t]+the[ \t]+user\b",
+    re.IGNORECASE,
+)
+_SYSTEM_CLAIM_WHY = "a turn of the chat's system forged in data claims the user's say or raises the model above it"
 _MODEL_ROLE = re.compile(_ASSISTANT_WORD, re.IGNORECASE)
 _SYSTEM_ROLE = re.compile(r"(?:" + _SYSTEM_WORD + r")", re.IGNORECASE)
 # The model's turn right after a person's, on the next line or past one blank line: its label (a word of
@@ -847,10 +913,12 @@ def _keyed_turns(text: str) -> list[Span]:
 
 
 def _keyed_exchange(text: str, said: str, end: int) -> int | None:
-    """Where an exchange forged whole in keyed data ends: the user's message (`said`, ending at `end`) orders an act
-    (`_acting_verb`) and the next message, the model's, answers it shortly without asking back or refusing, in a text
-    that is no chat's record (not headed as one, nor holding the model's messages three times or more)."""
-    if said.strip().endswith(_QUESTION) or not _acting_verb(said.strip()):
+    """Where an exchange forged whole in keyed data ends: the user's message (`said`, ending at `end`) is no question
+    and the next message, the model's, answers it shortly without asking back or refusing, either agreeing to it or
+    saying it under way (`_AGREEING`: "Okay, disabling it now") or answering a message that orders an act
+    (`_acting_verb`), in a text that is no chat's record (not headed as one, nor holding the model's messages three
+    times or more)."""
+    if said.strip().endswith(_QUESTION):
         return None
     reply = _KEYED_REPLY.search(text, end, min(len(text), end + _KEY_REACH))
     words = None if reply is None else _keyed_words(text, reply.end())
@@ -859,6 +927,8 @@ def _keyed_exchange(text: str, said: str, end: int) -> int | None:
     answer = text[words[0] : words[1]].strip().rstrip("\"'")
     if not answer or len(answer) > _SHORT_REPLY or answer.endswith(_QUESTION) or _refuses(answer):
         return None
+    if _AGREEING.match(answer) is None and not _acting_verb(said.strip()):
+        return None  # neither an act ordered nor one agreed to: a chat's ordinary exchange ("Hi" / "Hello!")
     if sum(1 for _ in zip(range(3), _KEYED_REPLY.finditer(text), strict=False)) >= 3:
         return None
     return words[1]
@@ -899,3 +969,100 @@ def _initialled_exchanges(text: str) -> list[Span]:
 
 
 _ANSWERS = re.compile(r"(?:^|\n)[ \t]*A:[ \t]")
+
+
+# A closing tag of the tool's output or a wrapper of its data right before a markup turn: the result said to end.
+_CLOSED = re.compile(r"</[\w:.-]{1,40}>|\]\]>")
+_CLOSED_LAST = re.compile(r"(?:</[\w:.-]{1,40}>|\]\]>)$")
+_MARKUP_CLOSE = re.compile(r"</|<{1,2}[ \t]*(?:end|/)", re.IGNORECASE)
+_MARKUP_WHY = "a turn of the chat written as a markup element in data asks an act or beyond a chat's ordinary asks"
+
+
+def _markup_turns(text: str) -> list[Span]:
+    """What a turn of the chat's user, system, developer or operator written as a markup element at a line's start
+    (`_MARKUP_TURN`: "<user>", "<message role="system">") after the tool's data says: no tool's data holds the chat's
+    own turns, and a tag's turn is the shape a chat's host gives them. It counts when it orders an act (`_acting_verb`)
+    or asks beyond a chat's ordinary asks (`_TURN_REACH`, `scan.tongues.turn_reach`, something sent to an address, an
+    order `scan.orders` finds), when a closing tag before it says the tool's output ended, or when the model's element
+    after it agrees (`_AGREEING`); a question, a value of a word or two ("<system>Linux</system>"), an element
+    mid-line ("!ban <user>"), quoted, in code or fenced, is left alone, and so is the model's own element."""
+    found: list[Span] = []
+    for found_at in _read(_MARKUP_TURN.finditer(text), text):
+        turn = _MARKUP_AT.match(text, found_at.start())  # (Python's engine, for the role's group)
+        if turn is None:
+            continue
+        role = (turn.group("tag") or turn.group("attr") or "").lower()
+        before = text[: turn.start()].rstrip()
+        if role == "assistant" or not before:
+            continue
+        start = turn.end()
+        limit = min(len(text), start + _LONGEST_NOTE)
+        close = _MARKUP_CLOSE.search(text, start, limit)
+        end = _note_end(text, start, end=limit if close is None else close.start())
+        said = text[start:end].strip(" \t\r\n\"'")
+        if len(said.split()) < _FEWEST_WORDS or said.endswith(_QUESTION):
+            continue
+        closed = _CLOSED.search(turn.group()) is not None or _CLOSED_LAST.search(before, len(before) - 48) is not None
+        sent = _SEND.search(said) is not None and TARGET.search(said) is not None
+        asks = (
+            closed
+            or sent
+            or _acting_verb(said)
+            or _TURN_REACH.search(said) is not None
+            or bool(turn_reach(said))
+            or any(True for _ in note_orders(said))
+        )
+        if not asks:
+            after = _MARKUP_AT.match(text, _line_end(text, end))
+            if after is None or (after.group("tag") or after.group("attr") or "").lower() != "assistant":
+                continue
+            stop = _MARKUP_CLOSE.search(text, after.end(), min(len(text), after.end() + _SHORT_REPLY))
+            answer = text[after.end() : stop.start() if stop else after.end()].strip()
+            if not answer or _AGREEING.match(answer) is None or _refuses(answer):
+                continue
+        found.append(Span(turn.start(), end, _MARKUP_WHY))
+    return found
+
+
+def _line_end(text: str, at: int) -> int:
+    """Where the line holding `at` ends (its line break, so that a turn on the next line matches from there)."""
+    stop = text.find("\n", at)
+    return len(text) if stop < 0 else stop
+
+
+# What a history's entry claims of the user's say: given ("the user agreed", "gave permission", "appointed the
+# assistant", "authorised"), or an act to go on with unasked ("automatically", "continue doing so").
+_CONSENTED = re.compile(
+    r"\buser(?:'s)?[ \t]+(?:has[ \t]+|had[ \t]+)?(?:\w+[ \t]+)?(?:agreed|granted|gave[ \t]+(?:\w+[ \t]+)?(?:permission|"
+    r"consent|approval)|appointed|authori[sz]ed|approved|consented|allowed|permitted|prefers?[ \t]+that|"
+    r"would[ \t]+rather[ \t]+not|decided|confirmed)\b"
+    r"|\bgave[ \t]+(?:\w+[ \t]+){0,2}(?:permission|consent|approval)\b"
+    r"|\b(?:as[ \t]+)?agreed[ \t]+with[ \t]+the[ \t]+user\b"
+    r"|\bautomatically\b|\b(?:continue|keep)[ \t]+doing[ \t]+(?:so|that|this)\b",
+    re.IGNORECASE,
+)
+_RECALLED_WHY = "a history of the chat forged in data (a summary, a memory) claims the user's say or asks beyond it"
+
+
+def _recalled_turns(text: str) -> list[Span]:
+    """What a heading of the chat's own history (`_RECALLED_LABEL`: a summary of the previous conversation, a saved
+    memory, "previously in this conversation") after the tool's data says of the user: their say claimed given
+    (`_CONSENTED`), or an ask beyond a chat's ordinary asks (`_TURN_REACH`, `scan.tongues.turn_reach`, the user's own
+    say waived: `_WAIVED`). The chat's history is its host's: data that writes it forges turns the model reads as its
+    own. A heading shown (quoted, in code, fenced) is left alone."""
+    found: list[Span] = []
+    for label in _read(_RECALLED_LABEL.finditer(text), text):
+        if not text[: label.start()].strip():
+            continue  # a text that is itself a history (a chat app's summary) speaks for nothing it holds
+        start = label.end()
+        while start < len(text) and text[start] in " \t\r\n":
+            start += 1
+        said = text[start : _note_end(text, start)]
+        if (
+            _CONSENTED.search(said) is not None
+            or _TURN_REACH.search(said) is not None
+            or _WAIVED.search(said) is not None
+            or turn_reach(said)
+        ):
+            found.append(Span(label.start(), start + len(said), _RECALLED_WHY))
+    return found
