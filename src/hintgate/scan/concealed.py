@@ -169,6 +169,12 @@ class Code:
 
 
 def _padded(text: str) -> Iterator[tuple[int, int]]:
+    # The line the text resumes on, when it holds a word: a table's columns padded wide resume on a cell's border.
     for start in padding_ends(text):
-        if start < len(text):
-            yield start, min(len(text), start + _BODY)
+        end = text.find("\n", start, start + _BODY)
+        end = end if end >= 0 else min(len(text), start + _BODY)
+        if _WORD.search(text, start, end) is not None:
+            yield start, end
+
+
+_WORD = re.compile(r"[^\W\d_]{2,}")
