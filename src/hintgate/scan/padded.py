@@ -17,29 +17,22 @@ these (a footer, a total) is left to the other rules.
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Iterator
 from typing import Any
 
-from hintgate.scan.deferred import built, compiled
-from hintgate.scan.re2_options import re2_compiled
+from hintgate.scan.concealed import padding
+from hintgate.scan.deferred import compiled
 from hintgate.scan.scripted import relaying
 from hintgate.scan.spans import SENTENCE_PAST_NAMES, Span
 from hintgate.scan.vocatives import called
 
 __all__ = ["may_pad", "padded"]
 
-# Written with the characters themselves (a plain string), which RE2 and Python's engine read alike.
-_PADDING = "[ \t\u00a0\u2000-\u200a\u3000]{200,}|(?:[ \t]*\n){20,}"
 
-
-@functools.cache
-@built
 def _padding() -> Any:
-    """The padding's engine: RE2's (linear however long the text), or Python's where the scan has no RE2."""
-    engine = re2_compiled(_PADDING)
-    return engine if engine is not None else re.compile(_PADDING)
+    """The padding's engine (`scan.concealed.padding`)."""
+    return padding()
 
 
 def may_pad(text: str) -> bool:

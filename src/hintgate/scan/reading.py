@@ -37,6 +37,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from hintgate.hints.names import fold_lookalikes
+from hintgate.scan.concealed import Code, concealed, may_conceal
 from hintgate.scan.re2_options import quiet_options
 
 if TYPE_CHECKING:
@@ -266,10 +267,17 @@ def _read(text: str, *, decode: bool, seen: Seen | None) -> list[View]:
             source = decoded[0]
     if "<!--" in source:
         parent = views[-1] if source is not plain.text else plain
+        code = Code(source)
         for match in _COMMENT.finditer(source):
-            if _not_hidden(text, parent, match):
+            if _not_hidden(text, parent, match) or code.shows(match.start()):
                 continue
             views.append(View(match.group(1), "comment", True, ((0, match.start(1), match.end(1), True),), parent))
+    if may_conceal(plain.text):
+        # Markup drawn as nothing or out of sight (a Markdown comment, an element styled hidden, a terminal's
+        # conceal code, text after padding: `scan.concealed`) is read as a comment is: hidden from people.
+        for start, end in concealed(plain.text):
+            if plain.text[start:end].strip():
+                views.append(View(plain.text[start:end], "comment", True, ((0, start, end, True),), plain))
     hint = _SPACED_HINT.search(source)
     if hint is not None and _spaced_from(source, max(0, hint.start() - 24)):
         # Letters spelled one by one ("R U N   c u r l"): read as the words they spell.
@@ -482,7 +490,7 @@ def disguises(text: str, possible: frozenset[str] | None = None) -> frozenset[st
         found.add("leet")
     if "&" in text and ";" in text:
         found.add("entities")
-    if (possible is None or "comment" in possible) and "<!--" in text:
+    if ((possible is None or "comment" in possible) and "<!--" in text) or _conceals(text):
         found.add("comment")
     if possible is None or "rot13" in possible:
         low = text.lower()
@@ -496,7 +504,19 @@ def as_written(text: str, possible: frozenset[str]) -> bool:
     ASCII, spells no letters out, opens no comment, and holds none of the disguises `possible` (what a pass of the
     prefilter left possible in a text holding this one, `disguises` of it: one ruled out there is in none of its
     parts)."""
-    return text.isascii() and "<!--" not in text and _SPACED_HINT.search(text) is None and not _hides(text, possible)
+    return (
+        text.isascii()
+        and "<!--" not in text
+        and _SPACED_HINT.search(text) is None
+        and not _hides(text, possible)
+        and not _conceals(text)
+    )
+
+
+def _conceals(text: str) -> bool:
+    """Whether `read` gives `text` a view of markup drawn as nothing or out of sight (`scan.concealed`), besides
+    its HTML comments: checked in every text, whatever the prefilter saw (as entities are)."""
+    return may_conceal(text) and any(text[start:end].strip() for start, end in concealed(text))
 
 
 def _hides(text: str, possible: frozenset[str]) -> bool:
