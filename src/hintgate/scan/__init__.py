@@ -10,6 +10,9 @@ pins, quarantine, lint). The package is pure but for `workers`:
   records or acts on findings; `verdicts`: a definition's scan kept beyond
   the process (its key, the rules' version, its stored form);
 - `reading`: the text as the model reads it, every disguise undone;
+- `concealed`: markup a client does not draw (a Markdown comment, an element
+  styled out of sight, a terminal's concealed text, text after padding), which
+  `reading` gives a hidden view as it does an HTML comment;
 - `phrases`: the phrases that address the model and reach beyond a tool's job;
 - `orders` and `cues`: the sentence judge, whom a sentence addresses and what
   it asks for, and its patterns (RE2 where it can read them); `vocatives`
