@@ -625,11 +625,18 @@ def _gathered(text: str, failures: Sequence[int], done: int) -> Iterator[Span]:
     machine's or the session's secrets into the call or away (`_GATHERED`)."""
     if not failures or _MAY_GATHER.search(text) is None:
         return
+    found: re.Match[str] | None = None
     for line in failures:
         if line + _REACH < done:
             continue
-        found = _GATHERED.search(text, max(line, done), min(len(text), line + _REACH + 200))
-        if found is None or found.start() - line > _REACH:
+        # The first match from here on: the last one found while it stands here or later (a search finds the leftmost),
+        # so the text past the failures is read once, not once for each of them.
+        start = max(line, done)
+        if found is None or found.start() < start:
+            found = _GATHERED.search(text, start)
+            if found is None:
+                return
+        if found.start() - line > _REACH:
             continue
         if _FORBIDDEN.search(text, max(line, text.rfind("\n", 0, found.start()) + 1), found.start()) is not None:
             continue  # a warning against it ("Do not run commands that read credentials (e.g. cat ~/.aws/...)")
@@ -644,11 +651,18 @@ def _carried(text: str, failures: Sequence[int], done: int) -> Iterator[Span]:
     secret into a field of the call (`_CARRIED`)."""
     if not failures or _MAY_CARRY.search(text) is None:
         return
+    found: re.Match[str] | None = None
     for line in failures:
         if line + _REACH < done:
             continue
-        found = _CARRIED.search(text, max(line, done), min(len(text), line + _REACH + 200))
-        if found is None or found.start() - line > _REACH:
+        # The first match from here on: the last one found while it stands here or later (a search finds the leftmost),
+        # so the text past the failures is read once, not once for each of them.
+        start = max(line, done)
+        if found is None or found.start() < start:
+            found = _CARRIED.search(text, start)
+            if found is None:
+                return
+        if found.start() - line > _REACH:
             continue
         if _FORBIDDEN.search(text, max(line, text.rfind("\n", 0, found.start()) + 1), found.start()) is not None:
             continue  # a warning against it

@@ -446,9 +446,11 @@ _HISTORY = (
     r"|memory[ \t._-]+(?:saved|updated?|stored|restored|entry|note|write)"
     r"|(?:previously|earlier)[ \t]+in[ \t]+this[ \t]+(?:conversation|chat|session)"
 )
+# The dashes as characters, not `\u` escapes: RE2, which reads this pattern for `MAY_TURN`, knows no such escape.
+_DASHES = "\u2013\u2014-"
 _RECALLED = (
-    r"(?:^|\n|\\n)[ \t>*#|\[(\u2013\u2014-]*(?:[\w'-]+[ \t]+){0,4}?(?:" + _HISTORY + r")\b[^\n:\]]{0,50}?"
-    r"(?::|\]|[ \t]*[\u2013\u2014-]{2,}[ \t]*(?=\r?\n)|(?=\r?\n))"
+    r"(?:^|\n|\\n)[ \t>*#|\[(" + _DASHES + r"]*(?:[\w'-]+[ \t]+){0,4}?(?:" + _HISTORY + r")\b[^\n:\]]{0,50}?"
+    r"(?::|\]|[ \t]*[" + _DASHES + r"]{2,}[ \t]*(?=\r?\n)|(?=\r?\n))"
 )
 _RECALLED_LABEL = Cue(_RECALLED, re.IGNORECASE)
 _MARKUP_AT = re.compile(_MARKUP_ROLE, re.IGNORECASE)
