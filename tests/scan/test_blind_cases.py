@@ -28,6 +28,8 @@ through its second, and blind_final109 to blind_final112 through its third, and 
 blind_final116 through its fourth, and blind_final117 to blind_final120 through its fifth; blind_final121 to
 blind_final124, written blind in the evening of 2026-12-07, were scored on the rules of that evening before they
 were read, and kept with no rule changed after;
+blind_final125 to blind_final128, written blind at the start of the round of the night of 2026-12-07, were held
+out through it;
 blind_dev5, written blind in the seventh round for honest tool definitions, was read while that round's rules
 were written. The floors below sit
 one case under what the scan scored on each when it was added or at a round's end (raised as the rules improved,
@@ -150,6 +152,10 @@ SIZES = {
     "blind_final122": 310,
     "blind_final123": 310,
     "blind_final124": 310,
+    "blind_final125": 310,
+    "blind_final126": 310,
+    "blind_final127": 310,
+    "blind_final128": 310,
 }
 SETS = tuple(SIZES)
 
@@ -341,6 +347,11 @@ FLOORS = {
     "blind_final122": (0.80, 0.04, 0.77, 0.03),
     "blind_final123": (0.89, 0.04, 0.77, 0.03),
     "blind_final124": (0.83, 0.04, 0.77, 0.03),
+    # Held out through the round of the night of 2026-12-07, added at what its last rules scored.
+    "blind_final125": (0.81, 0.05, 0.81, 0.04),
+    "blind_final126": (0.75, 0.04, 0.84, 0.06),
+    "blind_final127": (0.69, 0.04, 0.80, 0.06),
+    "blind_final128": (0.76, 0.04, 0.86, 0.05),
 }
 
 
