@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from hintgate.hints.annotations import Hint
 from hintgate.hints.inference.naming import parse_name
@@ -622,28 +622,15 @@ def _left_out(text: str, failures: Sequence[int], done: int) -> Iterator[Span]:
 
 def _gathered(text: str, failures: Sequence[int], done: int) -> Iterator[Span]:
     """A fix at most `_REACH` characters after a failure's line, from `done` on, that has its reader gather the
-    machine's or the session's secrets into the call or away (`_GATHERED`)."""
+    machine's or the session's secrets into the call or away (`_GATHERED`), to the end of its sentence."""
     if not failures or _MAY_GATHER.search(text) is None:
         return
-    found: re.Match[str] | None = None
-    for line in failures:
-        if line + _REACH < done:
-            continue
-        # The first match from here on: the last one found while it stands here or later (a search finds the leftmost),
-        # so the text past the failures is read once, not once for each of them.
-        start = max(line, done)
-        if found is None or found.start() < start:
-            found = _GATHERED.search(text, start)
-            if found is None:
-                return
-        if found.start() - line > _REACH:
-            continue
-        if _FORBIDDEN.search(text, max(line, text.rfind("\n", 0, found.start()) + 1), found.start()) is not None:
-            continue  # a warning against it ("Do not run commands that read credentials (e.g. cat ~/.aws/...)")
-        stop = re.search(r"[.!?\n]|$", text[found.end() : found.end() + 300])
-        end = found.end() + (stop.start() if stop else 300)
-        done = end
-        yield Span(found.start(), end, f"an error's fix gathers the machine's secrets ({found.group().strip()[:40]!r})")
+    for found in _fixes(text, failures, done, _GATHERED, _sentence_end):
+        yield Span(
+            found.start(),
+            _sentence_end(text, found),
+            f"an error's fix gathers the machine's secrets ({found.group().strip()[:40]!r})",
+        )
 
 
 def _carried(text: str, failures: Sequence[int], done: int) -> Iterator[Span]:
@@ -651,6 +638,30 @@ def _carried(text: str, failures: Sequence[int], done: int) -> Iterator[Span]:
     secret into a field of the call (`_CARRIED`)."""
     if not failures or _MAY_CARRY.search(text) is None:
         return
+    for found in _fixes(text, failures, done, _CARRIED, lambda _, found: found.end()):
+        yield Span(
+            found.start(),
+            found.end(),
+            f"an error's fix carries a person's secret into the call ({found.group()[:40]!r})",
+        )
+
+
+def _sentence_end(text: str, found: re.Match[str]) -> int:
+    """Where the sentence holding `found` ends in `text`, read at most 300 characters past it."""
+    stop = re.search(r"[.!?\n]|$", text[found.end() : found.end() + 300])
+    return found.end() + (stop.start() if stop else 300)
+
+
+def _fixes(
+    text: str,
+    failures: Sequence[int],
+    done: int,
+    fix: re.Pattern[str],
+    end_of: Callable[[str, re.Match[str]], int],
+) -> Iterator[re.Match[str]]:
+    """The matches of `fix` at most `_REACH` characters after a failure's line, from `done` on and then past the end
+    (`end_of`) of the last one given, but for one a warning on its line forbids ("Do not run commands that read
+    credentials (e.g. cat ~/.aws/...)")."""
     found: re.Match[str] | None = None
     for line in failures:
         if line + _REACH < done:
@@ -659,17 +670,15 @@ def _carried(text: str, failures: Sequence[int], done: int) -> Iterator[Span]:
         # so the text past the failures is read once, not once for each of them.
         start = max(line, done)
         if found is None or found.start() < start:
-            found = _CARRIED.search(text, start)
+            found = fix.search(text, start)
             if found is None:
                 return
         if found.start() - line > _REACH:
             continue
         if _FORBIDDEN.search(text, max(line, text.rfind("\n", 0, found.start()) + 1), found.start()) is not None:
-            continue  # a warning against it
-        done = found.end()
-        yield Span(
-            found.start(), done, f"an error's fix carries a person's secret into the call ({found.group()[:40]!r})"
-        )
+            continue
+        done = end_of(text, found)
+        yield found
 
 
 def _foreign_remedies(text: str, failures: Sequence[int], done: int) -> Iterator[Span]:
