@@ -560,21 +560,11 @@ def _found(text: str, tool: str | None) -> Iterator[Span]:
         if found is not None:
             done = found.end
             yield found
-    for hidden in _concealed(text, failures, done):
-        done = hidden.end
-        yield hidden
-    for left in _left_out(text, failures, done):
-        done = left.end
-        yield left
-    for gathered in _gathered(text, failures, done):
-        done = gathered.end
-        yield gathered
-    for carried in _carried(text, failures, done):
-        done = carried.end
-        yield carried
-    for foreign in _foreign_remedies(text, failures, done):
-        done = foreign.end
-        yield foreign
+    # The rules that read near a failure's line, each from where the one before it ended.
+    for rule in (_concealed, _left_out, _gathered, _carried, _foreign_remedies):
+        for span in rule(text, failures, done):
+            done = span.end
+            yield span
     for worded in _APPROVAL_WORDED.finditer(text) if _MAY_WORD.search(text) is not None else ():
         if worded.start() >= done:
             done = worded.end()
