@@ -53,7 +53,7 @@ from hintgate.scan.duties import laid_on_model
 from hintgate.scan.falsehood import MAY_ADMIT, admitted_false
 from hintgate.scan.handed import MAY_HAND, handed_secret
 from hintgate.scan.openings import CALLS, FROM_USER, OPENINGS, USER_TURN
-from hintgate.scan.quoting import QUOTE_MARK, cited_title, quotation_open, quotes_attack
+from hintgate.scan.quoting import QUOTE_MARK, cited_title, fenced, quotation_open, quotes_attack
 from hintgate.scan.records import TURN_LABEL, recorded_turn
 from hintgate.scan.scripted import MAY_ANSWER_USER, answers_user
 from hintgate.scan.spans import Unread, stems
@@ -3602,7 +3602,6 @@ def judge_result(
     proxied: set[int] = set()  # the starts of sentences after one that names a go-between (`_go_between`)
     turned: set[int] = set()  # the starts of passages that turn to their reader as the model (`scan.voice`)
     last_end = -1
-    fences = [m.start() for m in re.finditer("```", text)] if "```" in text else []
     found = (
         _RESULT_CUES.finditer(text),
         LATER.finditer(text),
@@ -3616,7 +3615,7 @@ def judge_result(
         (m for m in SERVES.finditer(text) if voiced and not _quoted_at(text, m.start())),
     )
     for cue in heapq.merge(*found, key=_start):
-        if cue.start() < last_end or bisect.bisect_left(fences, cue.start()) % 2 == 1:
+        if cue.start() < last_end or fenced(text, cue.start()):
             continue  # already read, or inside a code block (what a program says, not a person)
         if deadline is not None and clock() > deadline:
             return _stopped(unread, 0, _JUDGE_TIMED_OUT)  # (no sentence judged yet)

@@ -12,11 +12,10 @@ on a line about attack wording: a write-up quoting one) is left alone, and so is
 
 from __future__ import annotations
 
-import bisect
 import re
 
 from hintgate.scan.cues import Cue
-from hintgate.scan.quoting import quotes_attack
+from hintgate.scan.quoting import fenced, quotes_attack
 from hintgate.scan.spans import Span
 
 __all__ = ["MAY_FILL", "filled_links"]
@@ -30,14 +29,12 @@ _BLANK = (
 MAY_FILL = Cue(_BLANK, re.IGNORECASE)
 """Where a blank described in words may stand in an address (one linear search)."""
 _WHY = "asks for an address built from data described in words (a link that carries the data to its host)"
-_FENCE = re.compile(r"^[ \t]*(?:```|~~~)", re.MULTILINE)
 
 
 def filled_links(text: str) -> list[Span]:
     """The addresses of `text` with a blank described in words, at their spans, but where shown (in code or a
     fenced block, or on a line about attack wording)."""
     found: list[Span] = []
-    fences: list[int] | None = None  # where fenced blocks open and close, read once for all blanks
     for blank in MAY_FILL.finditer(text):
         start, end = blank.start(), blank.end()
         line = text.rfind("\n", 0, start) + 1
@@ -45,11 +42,7 @@ def filled_links(text: str) -> list[Span]:
         stop = len(text) if stop < 0 else stop
         if text.count("`", line, start) % 2 == 1:
             continue
-        if fences is None:
-            fences = [fence.start() for fence in _FENCE.finditer(text)]
-        if bisect.bisect_left(fences, start) % 2 == 1:
-            continue
-        if quotes_attack(text[line:stop]):
+        if fenced(text, start) or quotes_attack(text[line:stop]):
             continue
         found.append(Span(start, end, _WHY))
         if len(found) >= 16:
