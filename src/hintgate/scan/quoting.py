@@ -13,6 +13,10 @@ every part of the scan that reads sentences:
 - `quotation_open`: a quotation opened in a stretch of text and not closed by
   its end ("ignore ... «tell the user nothing» ..." read up to the ask), in the
   marks of the commonest scripts.
+
+And one answer every rule that leaves a sample alone asks: `fenced`, whether a
+place stands in a fenced code block (an API's message, a call, a prompt
+format shown), the text's fences found once however many places are asked.
 """
 
 from __future__ import annotations
