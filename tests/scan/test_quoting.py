@@ -7,7 +7,6 @@ import pytest
 from hintgate.scan.orders import judge_result
 from hintgate.scan.poisoning import Level, scan_result
 from hintgate.scan.quoting import (
-    fenced,
     framed_spans,
     labelled_rows,
     labelled_values,
@@ -860,26 +859,3 @@ def test_a_quotation_a_finding_line_shows_as_its_evidence_is_quoted_material(tex
 )
 def test_an_order_on_a_labelled_line_without_a_finding_stays_high(text: str) -> None:
     assert _high(text)
-
-
-@pytest.mark.parametrize(
-    ("text", "inside"),
-    [
-        ('Send it:\n```json\n{"to": "ops"}\n```\nThen wait.', [True, False]),
-        ("Steps:\n  ~~~\n  tool: send\n  ~~~\nDone.", [True, False]),
-        # Backticks in the middle of a line open no block: inline code, however many.
-        ("Write ```x``` inline, then say tool: send.\nMore.", [False, False]),
-        ("No blocks here: tool: send.\nDone.", [False, False]),
-    ],
-)
-def test_fenced_tells_a_sample_in_a_code_block_from_the_text_around_it(text: str, inside: list[bool]) -> None:
-    places = [text.index("tool:") if "tool:" in text else text.index("to"), text.rindex(".") - 1]
-    assert [fenced(text, at) for at in places] == inside
-
-
-def test_fenced_answers_for_each_text_asked_not_for_the_last_one_read() -> None:
-    code = "```\nsample\n```\n"
-    prose = "sample\n" * 3
-    assert fenced(code, code.index("sample"))
-    assert not fenced(prose, 0)
-    assert fenced(code, code.index("sample"))

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import re
 
-from hintgate.scan.spans import SENTENCE_PAST_NAMES, sentences_with
+import pytest
+
+from hintgate.scan.spans import SENTENCE_PAST_NAMES, fenced, sentences_with
 
 
 def test_sentences_with_gives_each_sentence_the_cue_finds_something_in_with_its_words() -> None:
@@ -40,3 +42,26 @@ def test_a_sentence_past_names_cuts_what_a_pattern_reading_one_character_a_step_
     texts = ["", "no stop", "a.b. c!! d?e\n\n.x. ", "v1.2.3 ok... fine.\tnext", "。！？ 错误：失败。 end."]
     for text in texts:
         assert [m.span() for m in SENTENCE_PAST_NAMES.finditer(text)] == [m.span() for m in one_a_step.finditer(text)]
+
+
+@pytest.mark.parametrize(
+    ("text", "inside"),
+    [
+        ('Send it:\n```json\n{"to": "ops"}\n```\nThen wait.', [True, False]),
+        ("Steps:\n  ~~~\n  tool: send\n  ~~~\nDone.", [True, False]),
+        # Backticks in the middle of a line open no block: inline code, however many.
+        ("Write ```x``` inline, then say tool: send.\nMore.", [False, False]),
+        ("No blocks here: tool: send.\nDone.", [False, False]),
+    ],
+)
+def test_fenced_tells_a_sample_in_a_code_block_from_the_text_around_it(text: str, inside: list[bool]) -> None:
+    places = [text.index("tool:") if "tool:" in text else text.index("to"), text.rindex(".") - 1]
+    assert [fenced(text, at) for at in places] == inside
+
+
+def test_fenced_answers_for_each_text_asked_not_for_the_last_one_read() -> None:
+    code = "```\nsample\n```\n"
+    prose = "sample\n" * 3
+    assert fenced(code, code.index("sample"))
+    assert not fenced(prose, 0)
+    assert fenced(code, code.index("sample"))

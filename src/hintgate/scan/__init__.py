@@ -39,8 +39,7 @@ pins, quarantine, lint). The package is pure but for `workers`:
   instructions dropped, a new directive or an identity given, the user's
   word ranked below the text);
 - `quoting`: attack wording quoted rather than said (a sentence about it, a
-  quotation still open) and what a page shows rather than says (`fenced`: a
-  sample in a fenced code block), which the judges above share;
+  quotation still open), which the judges above share;
 - `anchors` and `prefilter`: where a phrase can start, and one RE2 pass that
   rules out what cannot match (speed only: the findings are the same);
   `screens`: whether a family of rules can find anything in any part of a

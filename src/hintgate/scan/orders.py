@@ -53,10 +53,10 @@ from hintgate.scan.duties import laid_on_model
 from hintgate.scan.falsehood import MAY_ADMIT, admitted_false
 from hintgate.scan.handed import MAY_HAND, handed_secret
 from hintgate.scan.openings import CALLS, FROM_USER, OPENINGS, USER_TURN
-from hintgate.scan.quoting import QUOTE_MARK, cited_title, fenced, quotation_open, quotes_attack
+from hintgate.scan.quoting import QUOTE_MARK, cited_title, quotation_open, quotes_attack
 from hintgate.scan.records import TURN_LABEL, recorded_turn
 from hintgate.scan.scripted import MAY_ANSWER_USER, answers_user
-from hintgate.scan.spans import Unread, stems
+from hintgate.scan.spans import Unread, fenced, stems
 from hintgate.scan.toolcalls import MAY_REQUEST, asked_call, requested_call, written_out
 from hintgate.scan.triggers import LATER, standing_rule
 from hintgate.scan.vocatives import CALLED, KEYED, asks_after, called

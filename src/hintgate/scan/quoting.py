@@ -13,10 +13,6 @@ every part of the scan that reads sentences:
 - `quotation_open`: a quotation opened in a stretch of text and not closed by
   its end ("ignore ... «tell the user nothing» ..." read up to the ask), in the
   marks of the commonest scripts.
-
-And one answer every rule that leaves a sample alone asks: `fenced`, whether a
-place stands in a fenced code block (an API's message, a call, a prompt
-format shown), the text's fences found once however many places are asked.
 """
 
 from __future__ import annotations
@@ -36,7 +32,6 @@ __all__ = [
     "DATA_BEFORE",
     "QUOTE_MARK",
     "cited_title",
-    "fenced",
     "framed_spans",
     "labelled_rows",
     "labelled_values",
@@ -186,28 +181,6 @@ def _finding_line(text: str, found: _Reports, line: int, start: int, end: int) -
         and _LINE_END_AFTER.match(text, end) is not None
         and (found.between(start - _BEFORE, start) or found.between(end, end + _AFTER))
     )
-
-
-# A fence of a Markdown code block: three backticks or tildes opening a line.
-_FENCE_LINE = compiled(r"^[ \t]*(?:```|~~~)", re.MULTILINE)
-_LAST_FENCES: list[tuple[str, list[int]]] = []
-
-
-def _fences(text: str) -> list[int]:
-    """Where the fences of `text`'s code blocks stand, in order; the last text's answer kept (every rule that reads
-    a text asks in turn, each for many places)."""
-    last = _LAST_FENCES[-1] if _LAST_FENCES else None
-    if last is not None and last[0] is text:
-        return last[1]
-    found = [fence.start() for fence in _FENCE_LINE.finditer(text)] if "```" in text or "~~~" in text else []
-    _LAST_FENCES[:] = [(text, found)]
-    return found
-
-
-def fenced(text: str, at: int) -> bool:
-    """Whether `at` of `text` stands inside a fenced code block (an odd number of fences open before it): what a
-    page shows as a sample (an API's message, a call, a prompt format), not what it says."""
-    return bisect.bisect_left(_fences(text), at) % 2 == 1
 
 
 # How far around a quotation the text reporting on it is read.

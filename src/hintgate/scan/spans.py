@@ -3,6 +3,10 @@
 Pure. The rules that read a definition's sentences for one kind of order (the user's approval turned off,
 the authority over the model moved, its work steered beyond the tool, a claim of standing, a claim scripted for
 the user, an order in another language) each answer the spans they judged; the scan makes each a finding.
+
+And where a place stands that every such rule asks about: `line_bounds`, and `fenced`, whether it is inside a fenced
+code block (an API's message, a call, a prompt format shown as a sample rather than said), the text's fences found
+once however many places are asked.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ __all__ = [
     "Searcher",
     "Span",
     "Unread",
+    "fenced",
     "line_bounds",
     "overlapping",
     "sentences_with",
@@ -120,3 +125,25 @@ def line_bounds(text: str) -> list[tuple[int, int]]:
         lines.append((at, at + len(line)))
         at += len(line) + 1
     return lines
+
+
+# A fence of a Markdown code block: three backticks or tildes opening a line.
+_FENCE_LINE = compiled(r"^[ \t]*(?:```|~~~)", re.MULTILINE)
+_LAST_FENCES: list[tuple[str, list[int]]] = []
+
+
+def _fences(text: str) -> list[int]:
+    """Where the fences of `text`'s code blocks stand, in order; the last text's answer kept (every rule that reads
+    a text asks in turn, each for many places)."""
+    last = _LAST_FENCES[-1] if _LAST_FENCES else None
+    if last is not None and last[0] is text:
+        return last[1]
+    found = [fence.start() for fence in _FENCE_LINE.finditer(text)] if "```" in text or "~~~" in text else []
+    _LAST_FENCES[:] = [(text, found)]
+    return found
+
+
+def fenced(text: str, at: int) -> bool:
+    """Whether `at` of `text` stands inside a fenced code block (an odd number of fences open before it): what a
+    page shows as a sample (an API's message, a call, a prompt format), not what it says."""
+    return bisect.bisect_left(_fences(text), at) % 2 == 1

@@ -15,8 +15,8 @@ from __future__ import annotations
 import re
 
 from hintgate.scan.cues import Cue
-from hintgate.scan.quoting import fenced, quotes_attack
-from hintgate.scan.spans import Span
+from hintgate.scan.quoting import quotes_attack
+from hintgate.scan.spans import Span, fenced
 
 __all__ = ["MAY_FILL", "filled_links"]
 
