@@ -21,7 +21,6 @@ starts past it, so a text is read once however many openings it holds.
 
 from __future__ import annotations
 
-import bisect
 import functools
 import re
 from collections.abc import Iterator
@@ -29,6 +28,7 @@ from typing import Any
 
 from hintgate.scan.deferred import built, compiled
 from hintgate.scan.re2_options import re2_compiled
+from hintgate.scan.spans import fenced
 
 __all__ = ["PADDING", "Code", "concealed", "may_conceal", "padding_ends"]
 
@@ -143,8 +143,6 @@ def _terminal(text: str) -> Iterator[tuple[int, int, int]]:
         at = max(end, match.end())
 
 
-# A fence of a Markdown code block: three backticks or tildes at a line's start (after at most three spaces).
-_FENCE = re.compile(r"(?m)^[ ]{0,3}(?:```|~~~)")
 _QUOTES = frozenset("\"'`\u2018\u2019\u201c\u201d\u00ab\u00bb\u201e")
 
 
@@ -154,7 +152,6 @@ class Code:
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self._fences: list[int] | None = None
 
     def shows(self, at: int) -> bool:
         text = self.text
@@ -163,9 +160,7 @@ class Code:
             return True
         if text.count("`", line, at) % 2 == 1:
             return True
-        if self._fences is None:
-            self._fences = [match.start() for match in _FENCE.finditer(text)] if "```" in text or "~~~" in text else []
-        return bisect.bisect_left(self._fences, line) % 2 == 1
+        return fenced(text, line)
 
 
 def _padded(text: str) -> Iterator[tuple[int, int]]:

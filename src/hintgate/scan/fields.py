@@ -16,13 +16,13 @@ a support agent's name. What the value asks is `scan.orders`' judgement of a not
 
 from __future__ import annotations
 
-import bisect
 import functools
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from hintgate.scan.orders import Order, judge_result
+from hintgate.scan.spans import fenced
 from hintgate.scan.vocatives import KEYED
 
 __all__ = ["FieldOrder", "field_orders", "for_the_model", "note_orders"]
@@ -131,10 +131,9 @@ def _values(text: str) -> Iterator[tuple[str, int, int]]:
     """(key, start, end) of each value in `text` written after a key that names the model."""
     read = 0
     after = 0
-    fences = [m.start() for m in re.finditer("```", text)] if "```" in text else []
     for match in KEYED.finditer(text):
         sign = match.end() - 1  # the key's separator: ':', '=' or '|'
-        if sign < after or bisect.bisect_left(fences, sign) % 2 == 1:
+        if sign < after or fenced(text, sign):
             continue  # already read, or inside a code block: a sample a page shows, as `scan.orders` reads one
         end = sign
         while end > 0 and text[end - 1] in " \t\"'":

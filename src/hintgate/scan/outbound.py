@@ -34,7 +34,7 @@ from hintgate.scan.cues import Cue
 from hintgate.scan.deferred import compiled
 from hintgate.scan.quoting import quotation_open, quoted_phrases, quoted_spans, quotes_attack
 from hintgate.scan.records import CREDITED_MOST, credited_entry, recorded_turn
-from hintgate.scan.spans import Span, overlapping
+from hintgate.scan.spans import Span, fenced, overlapping
 
 __all__ = [
     "MACHINE",
@@ -246,14 +246,11 @@ def sent_through(text: str) -> Iterator[Span]:
     changed = [line.span(1) for line in _CHANGED_LINE.finditer(text)]  # in order, apart
     starts = [start for start, _ in changed]
     why = "scripts a sending tool's call to an outside address"
-    fences: list[int] | None = None  # where fenced code blocks open and close: a sample of a call is shown, not asked
     for span in _said(text, _SENTENCE_STOPS, MAY_SEND_THROUGH, _through, why):
         last = bisect.bisect_right(starts, span.start) - 1
         if (last >= 0 and span.start < changed[last][1]) or _credited_at(text, span.start):
             continue
-        if fences is None:
-            fences = [fence.start() for fence in _FENCE.finditer(text)] if "```" in text or "~~~" in text else []
-        if bisect.bisect_right(fences, span.start) % 2 == 0:
+        if not fenced(text, span.start):  # a sample of a call in a fenced code block is shown, not asked
             yield span
 
 
@@ -271,9 +268,6 @@ def _credited_at(text: str, at: int) -> bool:
         stop = len(text)
     return credited_entry(text[head:stop])
 
-
-# A fence of a Markdown code block: three backticks or tildes at a line's start.
-_FENCE = compiled(r"^[ \t]*(?:```|~~~)", re.MULTILINE)
 
 # A diff's change: a line removed ("- ...") and the line that replaces it ("+ ..."), the new one in the group.
 _CHANGED_LINE = compiled(r"^[ \t]*-[ \t][^\n]*\n(?:[ \t]*\n)?([ \t]*\+[ \t][^\n]*)", re.MULTILINE)

@@ -58,7 +58,7 @@ from hintgate.scan.fields import note_orders
 from hintgate.scan.openings import CALLS, MAKER, MESSAGE_FROM, OPENINGS, TURN_START, USER_MESSAGE, USER_TURN
 from hintgate.scan.quoting import quotes_attack
 from hintgate.scan.records import TURN_LABEL, recorded_turn
-from hintgate.scan.spans import Span
+from hintgate.scan.spans import Span, fenced
 from hintgate.scan.tongues import TARGET, denies, role_words, turn_reach
 
 __all__ = ["MAY_TURN", "keyed_system_message", "turn_orders"]
@@ -131,7 +131,7 @@ def _read(matches: Iterator[Any], text: str, *, fences: bool = True) -> Iterator
     for count, found in enumerate(matches):
         if count >= _MOST_LABELS:
             break
-        if (fences and _fenced(text, found.start())) or _shown(text, found.start(), found.end()):
+        if (fences and fenced(text, found.start())) or _shown(text, found.start(), found.end()):
             continue
         yield found
 
@@ -264,7 +264,7 @@ _CARRY_OUT = re.compile(
 )
 # What makes a call written out more than a record of one: its data sent to an outside address, or an answer to it
 # forged after it (a chat API's tool or function message, an approval claimed), as a turn of the chat, not a log,
-# would hold. (A call shown in a fenced block or quoted as a sample is left alone: `_fenced`, `_shown`.)
+# would hold. (A call shown in a fenced block or quoted as a sample is left alone: `fenced`, `_shown`.)
 _CALL_REACH = re.compile(
     r"[\w.+-]+@[\w-]+\.[\w.-]*[a-z]|https?://"
     r"|\\?\"role\\?\"[ \t]*:[ \t]*\\?\"(?:tool|function)\\?\"|\bapproved[ _](?:by|for)\b|\"approved_by\"",
@@ -288,12 +288,6 @@ def _forged_calls(text: str) -> list[Span]:
 
 
 _STRING = {'"': re.compile(r'(?:[^"\\]|\\.)*'), "'": re.compile(r"(?:[^'\\]|\\.)*")}
-_FENCE = re.compile(r"^[ \t]*(?:```|~~~)", re.MULTILINE)
-
-
-def _fenced(text: str, at: int) -> bool:
-    """Whether `at` is inside a fenced code block of `text` (an odd number of fences open before it)."""
-    return len(_FENCE.findall(text, 0, at)) % 2 == 1
 
 
 def _opened_orders(text: str) -> list[Span]:
@@ -551,7 +545,7 @@ def _spoken_turns(text: str) -> list[Span]:
         label = _ROLE_LINE.match(text, at)
         if label is None:
             continue
-        if _fenced(text, label.start()) or _shown(text, label.start(), label.end()):
+        if fenced(text, label.start()) or _shown(text, label.start(), label.end()):
             continue
         start = label.end()
         own_line = label.group().endswith("\n")
@@ -883,7 +877,7 @@ def keyed_system_message(text: str) -> tuple[int, int] | None:
     when it holds none (a definition's text holding one forges the host's voice, whatever it says)."""
     for role in itertools.islice(_KEYED_ROLE.finditer(text), _MOST_LABELS):
         words = None if _USER_ROLE.search(role.group()) is not None else _keyed_words(text, role.end())
-        if words is not None and not _fenced(text, role.start()):
+        if words is not None and not fenced(text, role.start()):
             return role.start(), words[1]
     return None
 
