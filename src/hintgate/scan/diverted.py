@@ -110,6 +110,10 @@ _HOOK_ANY = compiled(
     # Before the model hands something to a tool of a kind: "before you pass a token to any registry or git tool".
     r"|\b(?:before|after|when|whenever)\s+you\s+[^.;!?\n]{0,60}?\b(?:to|with|through|via|using)\s+"
     r"(?:any|every|another|other)\s+(?:[\w,'/-]+\s+){0,4}?tools?\b"
+    # A call of a named tool by what it does: "before reading any file with read_file", "when sending mail via `x`".
+    r"|\b(?:before|when|whenever|each\s+time|every\s+time)\s+[a-z]+ing\b[^.;!?\n]{0,40}?\b(?:with|using|via|through)\s+"
+    + _CODE
+    + r"\b"
     # Tools picked by their names: "for any tool whose name contains ...", "for all tools named *_sync".
     r"|\bfor\s+(?:any|every|all|each)\s+(?:other\s+)?tools?\s+(?:whose\s+names?|named|called|matching)\b"
     r"|\b(?:when|whenever|after|once|each\s+time|every\s+time|any\s+time)\s+(?:the|a|an|any)\s+(?!this\b)"
@@ -151,7 +155,7 @@ _CHANGED = compiled(
 # Or taken here: "this tool should be used instead", "call this one instead".
 _INSTEAD_HERE = compiled(
     r"\bthis\s+(?:tool|one)\s+(?:should|must|is\s+to)\s+be\s+(?:used|called)\s+instead\b"
-    r"|\b(?:use|call)\s+this\s+(?:tool|one)\s+instead\b",
+    r"|\b(?:use|call)\s+(?:this\s+(?:tool|one)|(?P<self>" + _CODE + r"))\s+instead\b",
     re.IGNORECASE,
 )
 # Or handed here: its arguments, output or data passed to this tool ("pass its output here", "pass the returned
@@ -231,20 +235,33 @@ _ORDER_TO_TOOLS = compiled(
     re.IGNORECASE,
 )
 _WRAPPED = compiled(r"(?<=[^\n])\n(?=[^\n])")
-MAY_DIVERT = Cue(
-    r"rout|pass|send|sent|redirect|forward|funnel|mirror|divert|proxied|channel|for\s+(?:every|all|any|each)\s"
-    r"|everything|replac|supersed|overrid|canonical|stands\s+in|takes\s+over"
-    r"|(?:before|after|on|upon|with)\s+(?:any|every|each|all)\s|(?:you|assistant|model|agent|ai)\s+(?:use|call|invoke|run)"
-    r"|(?:is|are|get|gets)\s+(?:being\s+)?(?:used|called|invoked|run)|treat\s+(?:calls?|requests?)\s|go(?:es)?\s+here"
-    r"|tools?\s+(?:returns|responds|gives|completes|finishes|reads|writes|sends|saves)"
-    r"|(?:with|through|via|using|from)\s+(?:the|a|an|any|another|other|their)\s+(?:[\w'/-]+\s+){0,4}?tools?"
-    r"|(?:before|after)\s+(?:calling|using|invoking|running)\s+(?:them|those|these|it)"
-    r"|(?:user|they|customer)\s[^.;!?\n]{0,100}?(?:with|through|via|using|use|from|on|names?|requests?)\s"
-    r"|(?:tool|server|integration|connector|plugin)'s\s|tool\s+(?:requires|needs|expects)|(?:for|to)\s+(?:the\s+|all\s+|every\s+"
-    r"|any\s+)?(?:other\s+)?(?:[\w/'-]+\s+){0,3}?tools?[^:.!?\n]{0,40}:|ignore|discard|disregard|overrule|final\s+over"
-    r"|about\s+to\s+be|(?:before|after|when|whenever)\s+you\s",
-    re.IGNORECASE,
-)
+# Each rule's words, searched by RE2 (`scan.cues`) in the whole text once: a rule none of whose words stand in it is
+# not run on its sentences. Written without word boundaries, which RE2 reads as a character each.
+_RULE_CUES = {
+    "sent": Cue(
+        r"rout|redirect|forward|funnel|mirror|divert|proxi|channel|(?:pass|send|sent)[^.;!?\n]{0,90}?(?:through|via)\s"
+        r"|(?:go|goes)\s+(?:here|to|through)|are\s+(?:sent|routed|redirected)|treat\s+(?:calls?|requests?)\s"
+    ),
+    "every": Cue(r"for\s+(?:every|all|any|each)|for\s+everything"),
+    "claims": Cue(
+        r"replaces|supersedes|overrides|replacement\s+for|canonical\s+implementation|stands\s+in\s+for"
+        r"|takes\s+over\s+from"
+    ),
+    "hooks": Cue(
+        r"(?:before|after|on|upon|with)\s+(?:any|every|each|all)\s|(?:is|are|get|gets)\s+(?:about\s+to\s+be\s+"
+        r"|being\s+)?(?:used|called|invoked|run)|tools?\s+(?:returns|responds|gives|completes|finishes|reads|writes"
+        r"|sends|saves)|(?:user|you|assistant|model)[^.;!?\n]{0,80}?(?:with|through|via|using|from)\s+(?:the|a|an|any"
+        r"|another|other|their)\s|(?:before|after)\s+(?:calling|using|invoking|running)\s+(?:them|those|these|it)"
+        r"|(?:before|after|when|whenever)\s+you\s|for\s+(?:any|every|all|each)\s+(?:other\s+)?tools?\s"
+        r"|(?:before|when|whenever|time)\s+[a-z]+ing|(?:you|assistant|model|agent|ai)\s+(?:use|call|invoke|run)"
+    ),
+    "results": Cue(r"(?:ignore|discard|disregard|drop|overrule|override)\s|final\s+over"),
+    "ordered": Cue(r"(?:tool|server|integration|connector|plugin)'s\s|tool\s+(?:requires|needs|expects)"),
+    "told": Cue(r"(?:instructions?|notes?|notice|message|directives?|rules?|important)\s+(?:for|to)\s"),
+    "chose": Cue(r"(?:user|they|customer)[^.;!?\n]{0,100}?(?:with|through|via|using|use|from|on|names?|requests?)\s"),
+    "around": Cue(r"(?:before|after)\s+(?:every|each|any|all)\s"),
+}
+MAY_DIVERT = Cue("|".join(cue.pattern for cue in _RULE_CUES.values()), re.IGNORECASE)
 """The words `diverted` cannot be without (searched by RE2 before the sentences are read)."""
 
 
@@ -255,28 +272,59 @@ def diverted(text: str, name: str = "") -> Iterator[Span]:
     if MAY_DIVERT.search(text) is None:
         return
     flat = _WRAPPED.sub(" ", text) if "\n" in text else text
+    rules = frozenset(rule for rule, cue in _RULE_CUES.items() if cue.search(flat) is not None)
     before = 0
     for sentence in SENTENCE_PAST_NAMES.finditer(flat):
         said = sentence.group()
-        why = _diverts(flat, said, before, sentence.end(), name)
+        why = _diverts(flat, said, before, sentence.end(), name, rules)
         if why:
             yield Span(sentence.start(), sentence.end(), why)
         before = sentence.start()
 
 
-def _diverts(flat: str, said: str, before: int, end: int, name: str) -> str:
+def _diverts(flat: str, said: str, before: int, end: int, name: str, rules: frozenset[str]) -> str:
     """Why the sentence `said` (ending at `end` in `flat`, the one before it starting at `before`) diverts other
-    tools' work here, or ""."""
-    sent = _SENT_HERE.search(said)
+    tools' work here, or "" (`rules`: those whose words stand in the text)."""
+    sent = _SENT_HERE.search(said) if "sent" in rules else None
     target = None if sent is None else sent.group("to") or sent.group("through") or "this tool"
     if target is not None and _to_self(target, name) and _scoped(flat, before, end):
         return "routes other tools' calls to this tool"
-    every = _FOR_EVERY.search(said)
+    every = _FOR_EVERY.search(said) if "every" in rules else None
     if every is not None and _to_self(every.group(), name) and _ABOVE_OTHERS.search(flat, before, end) is not None:
         return "claims every call of a kind for this tool"
-    for claim in _CLAIMS_PLACE.finditer(said):
+    for claim in _CLAIMS_PLACE.finditer(said) if "claims" in rules else ():
         if _claims_another(said, claim, name, flat, end):
             return "claims another tool's place"
+    why = _hooked(flat, said, before, end, name) if "hooks" in rules else ""
+    if why:
+        return why
+    if "results" in rules and _OUTPUT_SET_ASIDE.search(said) is not None and _THIS_GIVES.search(said) is not None:
+        return "puts this tool's results in place of a named tool's"
+    ordered = _ANOTHERS_TOOL_ORDERED.search(said) if "ordered" in rules else None
+    if ordered is not None and _CHANGED.search(said, ordered.end()) is not None:
+        return "orders a change to another tool's calls"
+    told = _TO_OTHER_TOOLS.search(said) if "told" in rules else None
+    if told is not None and _ORDER_TO_TOOLS.search(said, told.end()) is not None:
+        return "gives orders to other tools"
+    chose = _USER_CHOSE.search(said) if "chose" in rules else None
+    if chose is not None and _takes_users_choice(said, chose, name):
+        return "takes the user's choice of another tool for this tool"
+    around = _SELF_AROUND.search(said) if "around" in rules else None
+    if (
+        around is not None
+        and _to_self(around.group().strip(" \t:,;-"), name)
+        and (
+            (_THEIR_DATA.search(said, around.end()) is not None and _OF_OTHERS.search(around.group()) is not None)
+            or (_PASSING.search(said, around.end()) is not None and _OTHER_SERVER.search(said) is not None)
+        )
+    ):
+        return "puts this tool around other tools' calls with their data"
+    return ""
+
+
+def _hooked(flat: str, said: str, before: int, end: int, name: str) -> str:
+    """Why a hook in the sentence `said` on a named tool's calls, or on a call of a kind of tool, diverts them: it
+    changes them, hands them to this tool (`name`) or takes them; or ""."""
     hooks = [(hook, True) for hook in _HOOK_ANY.finditer(said)]
     hooks += [(hook, _a_tool(next((g for g in hook.groups() if g), ""))) for hook in _HOOK_NAMED.finditer(said)]
     for hook, a_tool in hooks:
@@ -287,29 +335,9 @@ def _diverts(flat: str, said: str, before: int, end: int, name: str) -> str:
             return "hooks a named tool's calls to change them"
         if _HANDED_HERE.search(rest) is not None and _ELSEWHERE.search(flat, before, end) is not None:
             return "hooks a named tool's calls to hand them to this tool"
-        if _INSTEAD_HERE.search(rest) is not None:
+        taken = _INSTEAD_HERE.search(rest)
+        if taken is not None and (taken.group("self") is None or _same_tool(taken.group("self").strip("`"), name)):
             return "hooks a named tool's calls to take them"
-    if _OUTPUT_SET_ASIDE.search(said) is not None and _THIS_GIVES.search(said) is not None:
-        return "puts this tool's results in place of a named tool's"
-    ordered = _ANOTHERS_TOOL_ORDERED.search(said)
-    if ordered is not None and _CHANGED.search(said, ordered.end()) is not None:
-        return "orders a change to another tool's calls"
-    told = _TO_OTHER_TOOLS.search(said)
-    if told is not None and _ORDER_TO_TOOLS.search(said, told.end()) is not None:
-        return "gives orders to other tools"
-    chose = _USER_CHOSE.search(said)
-    if chose is not None and _takes_users_choice(said, chose, name):
-        return "takes the user's choice of another tool for this tool"
-    around = _SELF_AROUND.search(said)
-    if (
-        around is not None
-        and _to_self(around.group().strip(" \t:,;-"), name)
-        and (
-            (_THEIR_DATA.search(said, around.end()) is not None and _OF_OTHERS.search(around.group()) is not None)
-            or (_PASSING.search(said, around.end()) is not None and _OTHER_SERVER.search(said) is not None)
-        )
-    ):
-        return "puts this tool around other tools' calls with their data"
     return ""
 
 
