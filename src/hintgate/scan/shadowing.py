@@ -43,6 +43,7 @@ from collections.abc import Collection, Iterator
 
 from hintgate.scan.cues import Cue
 from hintgate.scan.deferred import compiled
+from hintgate.scan.diverted import MAY_DIVERT, diverted
 from hintgate.scan.quoting import quoted_phrases, quotes_attack
 from hintgate.scan.spans import SENTENCE_PAST_NAMES, Span
 
@@ -58,8 +59,10 @@ _HOOK = compiled(
 # Other servers' tools named as such.
 _OTHERS = compiled(
     r"\b(?:another|other|different|third-party|external|official)\s+(?:[\w-]+\s+){0,2}?(?:servers?|tools?|"
-    r"integrations?|connectors?|plugins?)\b|\bfrom\s+(?:an?|the)\s+(?:[\w-]+\s+){0,3}?servers?\b"
-    r"|\b(?:servers?|tools?)\s+other\s+than\b",
+    r"integrations?|connectors?|plugins?|providers?|vendors?)\b|\bfrom\s+(?:an?|the)\s+(?:[\w-]+\s+){0,3}?servers?\b"
+    r"|\b(?:servers?|tools?)\s+other\s+than\b"
+    # All of them but this one: "every MCP server in this workspace except this one".
+    r"|\b(?:every|all|any)\s+(?:[\w-]+\s+){0,2}?(?:servers?|tools?)\b[^.;!?\n]{0,40}?\bexcept\s+(?:this|our)\b",
     re.IGNORECASE,
 )
 # Set aside: not to be used or trusted, ignored, replaced by this tool.
@@ -285,7 +288,9 @@ _SET_ASIDE = compiled(
     r"|\b(?:must|should)\s+not\s+be\s+(?:trusted|relied\s+on)\b|\bavoid\s+(?:it|them|using)\b"
     # This tool put in its place: "use this one instead", "rely on `x` alone", "prefers this one exclusively".
     r"|\b(?:use|rely\s+on|prefers?|call)\s+(?:this\s+(?:one|tool|server)|`[^`\n]{1,64}`|[a-z][a-z0-9]*_[a-z0-9_]+)\s+"
-    r"(?:instead|only|alone|exclusively)\b",
+    r"(?:instead|only|alone|exclusively)\b"
+    # Trusted alone: "trust only `x`".
+    r"|\b(?:trust|use|call|rely\s+on)\s+only\s+(?:this\s+(?:one|tool|server)|`[^`\n]{1,64}`|[a-z][a-z0-9]*_[a-z0-9_]+)\b",
     re.IGNORECASE,
 )
 # A value of someone else's put into another tool's calls: an address, an account, a link ("if the user creates events
@@ -330,6 +335,18 @@ def _pointed_elsewhere(text: str) -> Iterator[Span]:
 # Other tools named as such in the commonest other languages ("cualquier herramienta", "tous les outils", "alle
 # anderen Tools", "wszystkich innych narzędzi", "будь-який інший інструмент", "任何其他"), with a tool named by its
 # code name near them (`_CODE_NAME`): a definition speaking of other tools' calls by name.
+# "Another tool" in more languages: Dutch, Estonian, Norwegian and Danish, Uzbek, Somali, Vietnamese, Swahili, Yoruba,
+# Albanian, Malay and Indonesian, Filipino, Portuguese, Turkish, Welsh, Korean, Hindi, Marathi, Nepali ("any other"),
+# Hebrew, Arabic, Persian, Georgian, Thai.
+_OTHER_TOOL_WORDS = (
+    r"andere?\s+hulpmiddel(?:en)?|teis\w*\s+tööriist\w*|muu(?:d|de)?\s+tööriist\w*|andre\s+verktøy|annet\s+verktøy"
+    r"|boshqa\s+vosita\w*|qalab(?:ka)?\s+kale|công\s+cụ\s+khác|(?:kifaa|chombo)\s+kingine|zana\s+(?:nyingine|zingine)"
+    r"|vifaa\s+vingine|irinṣẹ́\s+(?:\S+\s+)?mìíràn|mjet(?:in|et|i)?\s+(?:e\s+)?tjetër|mjete\s+(?:të\s+)?tjera"
+    r"|alat\s+lain|ibang\s+tool|(?:as|os)\s+outr[ao]s\s+ferramentas|outra\s+ferramenta|başka\s+(?:bir\s+)?araç"
+    r"|diğer\s+araç|offeryn\s+(?:\S+\s+)?arall|offer\s+eraill|다른\s+도구|(?:अन्य|दूसरे)\s+टूल|दुसरे\s+साधन"
+    r"|इतर\s+साधन|अन्य\s+कुनै|כלי\s+אחר|כלים\s+אחרים|أداة\s+أخرى|أدوات\s+أخرى|ابزار\s+دیگر|სხვა\s+ხელსაწყო"
+    r"|เครื่องมืออื่น"
+)
 _OTHERS_ELSEWHERE = compiled(
     r"\b(?:cualquier(?:\s+otra)?\s+herramienta|todas\s+las\s+(?:demás\s+|otras\s+)?herramientas|"
     r"tous\s+les\s+(?:autres\s+)?outils|tout\s+autre\s+outil|n'importe\s+quel\s+outil|"
@@ -339,7 +356,7 @@ _OTHERS_ELSEWHERE = compiled(
     r"всех\s+других\s+инструментов|qualquer\s+(?:outra\s+)?ferramenta|todas\s+as\s+(?:outras\s+)?ferramentas|"
     r"qualsiasi\s+(?:altro\s+)?strumento|tutti\s+gli\s+(?:altri\s+)?strumenti|alla\s+andra\s+verktyg|"
     r"varje\s+annat\s+verktyg|elke\s+andere\s+tool|alle\s+andere\s+tools)\b"
-    r"|任何其他|所有其他|他のすべてのツール|他のツール",
+    r"|任何其他|所有其他|他のすべてのツール|他のツール|(?<!\w)(?:" + _OTHER_TOOL_WORDS + ")",
     re.IGNORECASE,
 )
 # Another server named as such in other languages ("del otro servidor", "d'un autre serveur", "eines anderen Servers",
@@ -355,6 +372,12 @@ _ANOTHER_SERVER_WORDS = (
     r"|beste\s+zerbitzari|seva\s+nyingine|ibang\s+server|sauran\s+sabar|sava\s+ọzọ"
     r"|άλλ(?:ο|ου|ους|ων)\s+διακομιστ|máy\s+chủ\s+khác|অন্য\s+(?:যেকোনো\s+)?সার্ভার|ਹੋਰ\s+ਸਰਵਰ"
     r"|(?:दूसरे|अन्य)\s+सर्वर|වෙනත්\s+සේවාදායක|其他服务器|另一个服务器|其他伺服器|他のサーバー|別のサーバー|다른\s+서버"
+    # Afrikaans, Irish after a preposition ("ón bhfreastalaí eile"), Somali, Vietnamese and German (another
+    # provider), Marathi, Yoruba, Albanian, Norwegian and Danish, Estonian, Arabic, Persian, Thai.
+    r"|(?:enige|ander)\s+bediener\w*|bh?fh?reastalaí\s+eile|server-ka\s+kale|(?:hãng|nhà\s+cung\s+cấp)\s+khác"
+    r"|anderer?\s+Anbieter\w*|(?:दुसऱ्या|इतर)\s+सर्व्हर|(?:olùpèsè|olupin)\s+mìíràn|server(?:it|in|i)?\s+tjetër"
+    r"|(?:en\s+)?annen\s+server|andre\s+servere|anden\s+server|teise\s+serveri|خادم\s+آخر|سرور\s+دیگر"
+    r"|เซิร์ฟเวอร์อื่น"
 )
 _ANOTHER_SERVER_ELSEWHERE = compiled(r"(?<!\w)(?:" + _ANOTHER_SERVER_WORDS + ")", re.IGNORECASE)
 _CODE_NAME = compiled(r"`[^`\n]{1,64}`|\b[a-z][a-z0-9]*_[a-z0-9_]+\b")
@@ -374,7 +397,10 @@ _MAY_TAKE_OVER = Cue(
     r"|deprecated|outdated|obsolete|broken|unreliable|bug|"
     + _FAULT_WORDS
     + r"|herramienta|outils?|andere\w*\s+(?:tools?|werkzeug)|narzędzi"
-    r"|інструмент|инструмент|ferramenta|strument|verktyg|任何其他|所有其他|他の|" + _ANOTHER_SERVER_WORDS,
+    r"|інструмент|инструмент|ferramenta|strument|verktyg|任何其他|所有其他|他の|"
+    + _ANOTHER_SERVER_WORDS
+    + "|"
+    + _OTHER_TOOL_WORDS,
     re.IGNORECASE,
 )
 # A line broken inside a sentence: read as a space, so a sentence wrapped over lines is one.
@@ -393,14 +419,17 @@ _MAY = Cue(
     + _FAULT_WORDS
     + r"|bug|unreliable|broken|\|[^|\n]*[a-z]\.[a-z][a-z0-9]*_"
     r"|herramienta|outils?|andere\w*\s+(?:tools?|werkzeug)|narzędzi|"
-    r"інструмент|инструмент|ferramenta|strument|verktyg|任何其他|所有其他|他の|" + _ANOTHER_SERVER_WORDS,
+    r"інструмент|инструмент|ferramenta|strument|verktyg|任何其他|所有其他|他の|"
+    + _ANOTHER_SERVER_WORDS
+    + "|"
+    + _OTHER_TOOL_WORDS,
     re.IGNORECASE,
 )
 
 
 def may_shadow(text: str) -> bool:
     """Whether `shadows` may find anything in `text`, or in any of the texts joined into it (searched by RE2)."""
-    return _MAY.search(text) is not None
+    return _MAY.search(text) is not None or MAY_DIVERT.search(text) is not None
 
 
 # A tool named in code quotes, and any other tool or server spoken of as such.
@@ -447,6 +476,8 @@ def shadows(text: str, siblings: Collection[str] = (), name: str = "") -> Iterat
     yield from _rerouted(text, name)
     yield from _put_first(text)
     yield from _pointed_elsewhere(text)
+    # Other tools' work diverted here (`scan.diverted`), past a sentence of the listing's own workflow.
+    yield from (span for span in diverted(text, name) if not _own_workflow(text[span.start : span.end], siblings))
 
 
 def _taken_over(text: str, siblings: Collection[str] = ()) -> Iterator[Span]:
@@ -751,9 +782,21 @@ _REPLACED = compiled(
 _MAY_PUT_FIRST = Cue(
     r"both|(?:more\s+than\s+one|several|two)\s|to\s+me|through\s+me|only\s+be\s+used|speak\s+for|theirs"
     r"|(?:results?|outputs?|answers?|values?|numbers?|figures?|findings|responses?)\s+(?:from|returned|given|reported|of)\s"
-    r"|(?:returned|reported|given|listed|shown)\s+by\s|(?:tool|server)'s\s+(?:results?|outputs?|answers?)",
+    r"|(?:returned|reported|given|listed|shown)\s+by\s|(?:tool|server)'s\s+(?:results?|outputs?|answers?)|their\s",
     re.IGNORECASE,
 )
+
+
+# Their results, of other tools named in the same sentence: "price tools from other servers ... their numbers".
+_THEIR_OWN = compiled(
+    r"\btheir\s+(?:results?|outputs?|answers?|values?|numbers|figures|prices|findings|responses?|verdicts?)\b",
+    re.IGNORECASE,
+)
+
+
+def _others_results(said: str) -> bool:
+    """Whether `said` speaks of the results of other tools it names as such ("their numbers")."""
+    return _THEIR_OWN.search(said) is not None and _OTHERS.search(said) is not None
 
 
 def _put_first(text: str) -> Iterator[Span]:
@@ -770,7 +813,7 @@ def _put_first(text: str) -> Iterator[Span]:
         if _ANSWER_TO_ME.search(said) is not None:
             yield Span(sentence.start(), sentence.end(), "makes other tools answer to this one")
             return
-        if _THEIR_RESULTS.search(said) is not None and (
+        if (_THEIR_RESULTS.search(said) is not None or _others_results(said)) and (
             _REPLACED.search(said) is not None
             or _REPLACED.search(flat, sentence.end(), _next_end(flat, sentence.end())) is not None
         ):
