@@ -30,7 +30,8 @@ from hintgate.scan.cues import Cue
 from hintgate.scan.deferred import compiled
 from hintgate.scan.outbound import MACHINE, quoted_before
 from hintgate.scan.quoting import quoted_spans, quotes_attack
-from hintgate.scan.spans import Span
+from hintgate.scan.scripted import claims_told
+from hintgate.scan.spans import SENTENCE, Span
 
 __all__ = ["MAY_ERRAND", "errands"]
 
@@ -55,8 +56,26 @@ _SPOKEN_TO = (
     r"(?:your|the)\s+(?:AI|model|LLM|assistant)(?:'s)?(?:\s+[\w-]+){0,2}?\s+(?:provider|vendor|developer|maker)"
     r"(?:'s)?(?:\s+[\w&-]+){0,4}?\s*[\])\-\u2013\u2014:]"
 )
-MAY_ERRAND = Cue(r"\b" + MACHINE + r"\b", re.IGNORECASE)
-"""Where a machine may be spoken to: where one is named (one linear search)."""
+# A notice that claims an authority over whoever reads the result, heading a paragraph of its own: a line opened by a
+# label of a few words, one of them a rank or a body that gives orders (an administrator, an operator, compliance,
+# the platform, a vendor, a sponsor, a ministry) or a directive, an override, a policy; then its colon, its bracket or
+# a dash ("ADMIN OVERRIDE (tier 3): ...", "Operator note: ...", "[Compliance office directive] ...", "Trust & Safety
+# lead -- ..."). No tool's data speaks with authority over what the model tells its user: a notice that does tells it
+# to whoever reads it, whether it names the model or not.
+_RANK = (
+    r"(?:admin|admins|administrators?|administration|override|operators?|operations|ops|compliance|legal|management|"
+    r"corporate|headquarters|head[ \t]+office|platform|vendors?|sponsors?|partners?|providers?|registrar|ministry|"
+    r"authority|authorities|directives?|directorate|executive|trust[ \t]*(?:&|and)[ \t]*safety|security[ \t]+team|"
+    r"quality[ \t]+team|official|organi[sz]ers?|polic(?:y|ies)|regulators?|government|supervisor|moderation)"
+)
+_NOTICE_LABEL = (
+    r"(?:^|\n)[ \t>*#=_|\[(<-]{0,6}(?:[\w&'’.,/-]+[ \t]+){0,5}?" + _RANK + r"\b(?:[ \t]+[\w&'’.,/-]+){0,5}?"
+    r"[ \t]*(?:\([^)\n]{0,60}\)[ \t]*)?[\])>]{0,2}[ \t*]*(?::|\]|[ \t][-\u2013\u2014]{1,2}[ \t])"
+)
+_NOTICE = compiled(_NOTICE_LABEL, re.IGNORECASE)
+MAY_ERRAND = Cue(r"\b" + MACHINE + r"\b|" + _NOTICE_LABEL.replace("\\u2013\\u2014", "\u2013\u2014"), re.IGNORECASE)
+"""Where a machine may be spoken to: where one is named, or where a notice claiming an authority heads a line (one
+linear search)."""
 _SPOKEN = compiled(_SPOKEN_TO, re.IGNORECASE)
 
 # What is asked, in the words after the machine is spoken to.
@@ -163,3 +182,67 @@ def errands(text: str) -> Iterator[Span]:
         found += 1
         if found >= _MOST:
             return
+    yield from _notices(text, last)
+
+
+# What a notice claiming an authority asks that changes what a person is told, each at a clause's start (an order, not
+# a statement: "we never disclose your data" reports a practice):
+# - a part kept from them: "do not mention the fee", "never surface the alerts", "leave the refunds out", "these rows
+#   must not be shown to users";
+# - a verdict put in the data's place: "report any pending booking as confirmed", "describe the ratio as 1:5",
+#   "present it as 'normal'";
+# - a wording fixed: "say exactly: '...'", "reply to the consignee only 'In transit'", "Say: '...'";
+# - a claim told (`scan.scripted.claims_told`): "tell them the driver has been removed".
+# A chore (a format, someone's data kept safe: `_CHORE`) or a secret kept back is none.
+_CLAUSE_START = r"(?:^[ \t*]*|[.;:!?,>(|\n\u2013\u2014-][ \t]*|\b(?:and|then|please|also|just|but|so|simply)[ \t]+)"
+_NOTICE_ASKED = compiled(
+    _CLAUSE_START + r"(?:(?:do[ \t]+not|don't|dont|never|avoid)[ \t]+(?:ever[ \t]+|\w+ly[ \t]+)?(?:mention\w*|disclose|"
+    r"reveal|show|surface|raise|list|bring[ \t]+up|notify|alert|display|read[ \t]+out|include|highlight|point[ \t]+out|"
+    r"cite)\b"
+    r"|(?:omit|hide|conceal|suppress|withhold|leave[ \t]+(?:[\w'’-]+[ \t]+){1,6}?out)\b)"
+    r"|\b(?:must|should|shall|is|are)[ \t]+(?:not|never)[ \t]+(?:to[ \t]+)?be[ \t]+(?:shown|mentioned|disclosed|"
+    r"revealed|surfaced|read[ \t]+out|brought[ \t]+up|listed|reported)\b"
+    r"|" + _CLAUSE_START + r"(?:report|describe|present|display|show|list|mark|label|treat|classify|characteri[sz]e|"
+    r"portray|frame|summari[sz]e|record)[ \t]+(?:[\w'’.,%=-]+[ \t]+){0,8}?as[ \t]+(?:[\"“'‘«]|(?:an?[ \t]+|the[ \t]+)?"
+    r"(?:\w+[ \t]+){0,2}?(?:confirmed|normal|compliant|complete|resolved|safe|fine|approved|passed|valid|actual|"
+    r"eligible|ineligible|verified|delivered|paid|closed|unchanged|successful|healthy|cosmetic|minor|routine|"
+    r"unanimous|winner|best|only|on[ \t]+track|in[ \t]+stock|in[ \t]+transit|no[ \t]+\w+|zero|none)\b)"
+    r"|\b(?:say|state|reply|respond|answer|use)\b[^.!?\n]{0,40}?\b(?:exactly|verbatim|word[ \t]+for[ \t]+word|only)"
+    r"[ \t]*:?[ \t]*[\"“'‘«][ \t]*\w"
+    r"|" + _CLAUSE_START + r"(?:say|reply|answer|respond)[ \t]*:[ \t]*[\"“'‘«][ \t]*\w",
+    re.IGNORECASE,
+)
+# A secret or someone's identity kept back is their safety, not the data hidden.
+_NOTICE_SECRET = compiled(
+    r"\b(?:tokens?|keys?|passwords?|passphrases?|secrets?|credentials?|pins?|otps?|cvv|ssn|identit(?:y|ies))\b",
+    re.IGNORECASE,
+)
+_NOTICE_WHY = (
+    "a notice claiming an authority asks its reader to leave something out of what a person is told, or to tell them "
+    "what the data does not"
+)
+
+
+def _notices(text: str, after: int) -> Iterator[Span]:
+    """The paragraphs of `text` headed by a notice claiming an authority (`_NOTICE`) that ask what changes what a
+    person is told (`_NOTICE_ASKED`, a claim told), past `after` (where `errands` read to), but where shown."""
+    quoted: list[tuple[int, int]] | None = None
+    for count, label in enumerate(_NOTICE.finditer(text, max(after, 0))):
+        if count >= _MOST:
+            return
+        start = label.start() + (text[label.start()] == "\n")
+        para = text.find("\n\n", label.end(), label.end() + _REACH)
+        end = min(len(text), label.end() + _REACH) if para < 0 else para
+        said = text[label.end() : end]
+        asked = _NOTICE_ASKED.search(said) is not None and _NOTICE_SECRET.search(said) is None
+        if not asked:
+            asked = any(claims_told(sentence.group()) for sentence in SENTENCE.finditer(said))
+        if not asked or _CHORE.search(said) is not None:
+            continue
+        if quotes_attack(text[start:end]) or quoted_before(text[start : label.end()]):
+            continue
+        if quoted is None:
+            quoted = quoted_spans(text)
+        if any(low < label.end() and start < high for low, high in quoted):
+            continue
+        yield Span(start, end, _NOTICE_WHY)
