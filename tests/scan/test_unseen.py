@@ -208,3 +208,9 @@ def test_an_order_hidden_after_padding_is_high_whoever_it_names() -> None:
 def test_a_model_or_an_agent_named_as_data_in_a_value_is_not_high(value: str) -> None:
     tool = {"name": "compare_items", "description": "Compares items.", "inputSchema": _schema(examples=[value])}
     assert not _high(tool)
+
+
+def test_a_tool_that_writes_chat_prompts_may_hold_lines_for_the_model_in_its_values() -> None:
+    schema = _schema(examples=["Remind the user that the store closes at nine."], enum=["a", "b"])
+    tool = {"name": "render_prompt", "description": "Renders a chat prompt template for a bot.", "inputSchema": schema}
+    assert not _high(tool)

@@ -68,7 +68,10 @@ def padded(text: str) -> Iterator[Span]:
         at = sentence.end()
 
 
-def speaks(said: str) -> bool:
-    """Whether a sentence speaks to its reader: it names the user, calls the model by its role, is framed by the
-    passing on of a result, or opens with a heading in capitals that names who runs the service."""
-    return bool(_USER.search(said) or called(said) is not None or relaying(said) or _HEADING.match(said))
+def speaks(said: str, *, vocative: bool = True) -> bool:
+    """Whether a sentence speaks to its reader: it names the user, calls the model by its role (unless `vocative`
+    is false: a label's "AI plan:" is no call), is framed by the passing on of a result, or opens with a heading in
+    capitals that names who runs the service."""
+    if _USER.search(said) or relaying(said) or _HEADING.match(said):
+        return True
+    return vocative and called(said) is not None

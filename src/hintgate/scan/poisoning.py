@@ -577,7 +577,11 @@ def _scan_tool(
         findings.extend(_system_turns(texts, findings, name))
         findings.extend(_keys_for_the_model(texts, findings, name))
         findings.extend(_labels_for_the_model(texts, findings, name))
-        findings.extend(unseen(texts, frozenset(f.path for f in findings if f.level is Level.HIGH), name))
+        # Said where people do not look (`scan.unseen`): a tool that writes chat formats or detects attacks shows
+        # such lines as its data, as it does labels.
+        hidden = unseen(texts, frozenset(f.path for f in findings if f.level is Level.HIGH), name)
+        if hidden and not _writes_or_detects_turns(texts, name):
+            findings.extend(hidden)
     if "HG616" not in off:
         findings.extend(_covert_parameters(tool, name))
         findings.extend(_foreign_secrets(findings, tool, name))

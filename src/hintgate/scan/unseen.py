@@ -122,9 +122,14 @@ _OPENS_AN_ORDER = re.compile(r"\s*(?:ignore|disregard)\s+(?:[^\W\d_][\w'-]*[\s,;
 
 
 def _asks(sentence: str) -> bool:
-    """Whether a sentence of a value or a title asks something of the model: it speaks to its reader, names the
-    model as the one who acts, or opens with an order that sets aside what it is given."""
-    return speaks(sentence) or bool(_MODEL_ACTS.search(sentence)) or bool(_OPENS_AN_ORDER.match(sentence))
+    """Whether a sentence of a value or a title asks something of the model: it speaks to its reader (a label that
+    calls the model, "Note to AI: ...", is `scan.poisoning`'s to judge), names the model as the one who acts, or opens
+    with an order that sets aside what it is given."""
+    return (
+        speaks(sentence, vocative=False)
+        or _MODEL_ACTS.search(sentence) is not None
+        or _OPENS_AN_ORDER.match(sentence) is not None
+    )
 
 
 def _labelled(path: str, text: str, tool: str | None) -> ScanFinding | None:
