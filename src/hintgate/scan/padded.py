@@ -27,7 +27,7 @@ from hintgate.scan.scripted import relaying
 from hintgate.scan.spans import SENTENCE_PAST_NAMES, Span
 from hintgate.scan.vocatives import called
 
-__all__ = ["may_pad", "padded"]
+__all__ = ["may_pad", "padded", "speaks"]
 
 
 def _padding() -> Any:
@@ -63,7 +63,15 @@ def padded(text: str) -> Iterator[Span]:
         at = max(start, pad.end())
         if sentence is None:
             continue
-        said = sentence.group()
-        if _USER.search(said) or called(said) is not None or relaying(said) or _HEADING.match(said):
+        if speaks(sentence.group()):
             yield Span(sentence.start(), sentence.end(), "speaks to the model after padding that hides it from people")
         at = sentence.end()
+
+
+def speaks(said: str, *, vocative: bool = True) -> bool:
+    """Whether a sentence speaks to its reader: it names the user, calls the model by its role (unless `vocative`
+    is false: a label's "AI plan:" is no call), is framed by the passing on of a result, or opens with a heading in
+    capitals that names who runs the service."""
+    if _USER.search(said) or relaying(said) or _HEADING.match(said):
+        return True
+    return vocative and called(said) is not None

@@ -131,6 +131,7 @@ from hintgate.scan.templates import MAY_FILL, filled_links
 from hintgate.scan.tongues import foreign_asks, may_ask, may_hold
 from hintgate.scan.triggers import LATER
 from hintgate.scan.turns import MAY_TURN, keyed_system_message, turn_orders
+from hintgate.scan.unseen import unseen
 from hintgate.scan.withheld import may_withhold, result_withheld, unaware, undisclosed, unmentioned, waived, withheld
 
 __all__ = [
@@ -328,6 +329,10 @@ _KEYWORDS = frozenset(
 )
 # The annotations the MCP specification defines: their names are no text of the server's.
 _HINT_KEYS = frozenset({"title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"})
+# The tool's keys read above, or not for the model (`_meta`): any other is read as data (`_value_strings`).
+_TOOL_KEYS = frozenset(
+    {"name", "title", "description", "annotations", "inputSchema", "outputSchema", "icons", "execution", "_meta"}
+)
 # Keywords whose value maps names to schemas: its keys are names the model reads (`properties` as words).
 _NAMES = frozenset({"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"})
 # Keywords whose value is a schema, or a list of schemas.
@@ -364,6 +369,10 @@ def _tool_strings(tool: Mapping[str, Any]) -> tuple[list[tuple[str, str]], list[
     for key in ("icons", "execution"):
         if tool.get(key) is not None:
             _value_strings(tool[key], key, 0, texts, deep)
+    for key, value in tool.items():
+        # Any other key a client forwards with the tool ("x-llm-hint", "examples"): its strings and keys are read.
+        if isinstance(key, str) and key not in _TOOL_KEYS and not isinstance(value, bool | int | float | None):
+            _value_strings(value, key, 0, texts, deep)
     meta = tool.get("_meta")
     labels = meta.get("hintgate/python") if _mapping(meta) else None
     if _mapping(labels):  # a Python registry's category and tags, served to clients
@@ -568,6 +577,11 @@ def _scan_tool(
         findings.extend(_system_turns(texts, findings, name))
         findings.extend(_keys_for_the_model(texts, findings, name))
         findings.extend(_labels_for_the_model(texts, findings, name))
+        # Said where people do not look (`scan.unseen`): a tool that writes chat formats or detects attacks shows
+        # such lines as its data, as it does labels.
+        hidden = unseen(texts, frozenset(f.path for f in findings if f.level is Level.HIGH), name)
+        if hidden and not _writes_or_detects_turns(texts, name):
+            findings.extend(hidden)
     if "HG616" not in off:
         findings.extend(_covert_parameters(tool, name))
         findings.extend(_foreign_secrets(findings, tool, name))
