@@ -34,6 +34,7 @@ from hintgate.scan.cues import Cue
 from hintgate.scan.deferred import compiled
 from hintgate.scan.quoting import quotation_open, quoted_phrases, quoted_spans, quotes_attack
 from hintgate.scan.records import CREDITED_MOST, credited_entry, recorded_turn
+from hintgate.scan.redirected import MAY_RESHAPE, MAY_TURN_AWAY, reshaped_later, turned_away
 from hintgate.scan.spans import Span, overlapping
 
 __all__ = [
@@ -198,16 +199,22 @@ _LINK_USED = compiled(
     r"\b(?:render|display|show|open|fetch|visit|load|embed|insert|include|click|follow|request|curl|wget|get|post)\b",
     re.IGNORECASE,
 )
-MAY_SEND_OUT = Cue(_PRIVATE.pattern + "|" + _OWNED.pattern + "|" + _LINK, re.IGNORECASE)
-"""The words `sent_out` cannot be without: something private named, or a web address (searched by RE2 before the
-sentences are read)."""
+MAY_SEND_OUT = Cue(
+    "|".join((_PRIVATE.pattern, _OWNED.pattern, _LINK, MAY_TURN_AWAY.pattern, MAY_RESHAPE.pattern)), re.IGNORECASE
+)
+"""The words `sent_out` cannot be without: something private named, a web address, a tool set aside or a hook on later
+calls (`scan.redirected`; searched by RE2 before the sentences are read)."""
 
 
 def sent_out(text: str) -> Iterator[Span]:
     """The sentences of `text` (a tool's result) that order whoever reads it to send something private to a place they
     name (an address, a URL, a handle, a tool): no one the user asked for names where the user's data goes; and the
-    web addresses built to carry what the model holds or someone's secret to their host (`beacons`)."""
+    web addresses built to carry what the model holds or someone's secret to their host (`beacons`); and the notes
+    that turn the model's calls away from another tool or server to another, or hook another tool's later calls to
+    send elsewhere (`scan.redirected`): where the data of those calls goes."""
     yield from beacons(text)
+    yield from turned_away(text)
+    yield from reshaped_later(text)
     if _MAY_PRIVATE.search(text) is None or _MAY_ORDER.search(text) is None:
         return
     # Where a sending verb may stand: other sentences order no sending. Private words are far more common (a page of
