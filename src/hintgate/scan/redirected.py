@@ -151,7 +151,7 @@ def turned_away(text: str) -> Iterator[Span]:
     if MAY_TURN_AWAY.search(text) is None:
         return
     sentences = [m.span() for m in SENTENCE_PAST_NAMES.finditer(text)]
-    quoted: list[tuple[int, int]] | None = None
+    quoted: list[list[tuple[int, int]]] = []  # the text's quotations, found when first needed
     for index, (start, end) in enumerate(sentences):
         if end - start > _LONGEST:
             continue
@@ -164,17 +164,27 @@ def turned_away(text: str) -> Iterator[Span]:
         stop = min(sentences[min(index + 2, len(sentences) - 1)][1], end + 2 * _LONGEST)
         if _TURNED.search(text, low, stop) is None or _BEYOND.search(text, low, stop) is None:
             continue
-        line = text.rfind("\n", max(0, start - _QUOTE_REACH), start) + 1 or max(0, start - _QUOTE_REACH)
-        if _RECORD_LINE.match(text, line) is not None:
-            continue  # a log's stamped line or a diff's changed one: a record, not a note to the reader
-        if quotes_attack(text[low:stop]) or quotation_open(text[line:at]):
-            continue
-        if quoted is None:
-            quoted = quoted_phrases(text)
-        if any(low < end and start < high for low, high in quoted):
+        if _shown(text, (start, end), at, (low, stop), quoted):
             continue
         yield Span(start, end, "turns the model away from another tool or server to another")
         return
+
+
+def _shown(
+    text: str, sentence: tuple[int, int], at: int, around: tuple[int, int], quoted: list[list[tuple[int, int]]]
+) -> bool:
+    """Whether the sentence of `text` at `sentence`, whose order stands at `at`, is shown rather than said: a record's
+    line (`_RECORD_LINE`), words about attacks in the stretch `around` it, a quotation open on its line before the
+    order, or a quotation of more than one word over it (`quoted`: the text's, found once and kept in it)."""
+    start, end = sentence
+    line = text.rfind("\n", max(0, start - _QUOTE_REACH), start) + 1 or max(0, start - _QUOTE_REACH)
+    if _RECORD_LINE.match(text, line) is not None:
+        return True  # a log's stamped line or a diff's changed one: a record, not a note to the reader
+    if quotes_attack(text[around[0] : around[1]]) or quotation_open(text[line:at]):
+        return True
+    if not quoted:
+        quoted.append(quoted_phrases(text))
+    return any(low < end and start < high for low, high in quoted[0])
 
 
 # Words reported, not said: "the description tells the assistant to avoid ...", "its text says: ...".
@@ -267,7 +277,7 @@ def reshaped_later(text: str) -> Iterator[Span]:
     user's later calls are theirs to make as they asked."""
     if MAY_RESHAPE.search(text) is None:
         return
-    quoted: list[tuple[int, int]] | None = None
+    quoted: list[list[tuple[int, int]]] = []  # the text's quotations, found when first needed
     after = 0
     for hook in _HOOK.finditer(text):
         if hook.start() < after:
@@ -294,14 +304,7 @@ def reshaped_later(text: str) -> Iterator[Span]:
             continue  # the call's own setting ("when you pay with `x`, use IBAN ... on file"), nothing swapped
         if _DENIED_NEAR.search(text, max(start, change.start() - 30), change.start()) is not None:
             continue
-        line = text.rfind("\n", max(0, start - _QUOTE_REACH), start) + 1 or max(0, start - _QUOTE_REACH)
-        if _RECORD_LINE.match(text, line) is not None or quotes_attack(text[start:end]):
-            continue
-        if quotation_open(text[line : hook.start()]):
-            continue
-        if quoted is None:
-            quoted = quoted_phrases(text)
-        if any(low < end and start < high for low, high in quoted):
+        if _shown(text, (start, end), hook.start(), (start, end), quoted):
             continue
         yield Span(start, end, "hooks another tool's later calls to send elsewhere")
         return
