@@ -125,9 +125,10 @@ _BEYOND = compiled(
     r"conversation|chat)\b|\b(?:in|for|during)\s+this\s+(?:session|conversation|chat|workspace)\b"
     r"|\b(?:do\s+not|don't|no\s+need\s+to|without)\s+(?:mention|tell|telling|inform|informing|say|saying|notify)"
     r"|\b(?:tell|say\s+to)\s+the\s+user\b|\bsay\s+(?:that\s+)?[\w'-]+\s+did\b"
-    # A fault that stops the tool's use, or this server put in its place.
-    r"|\b(?:broken|unreliable|blocked|down|disabled|sandboxed|stale|wrong|no\s+longer\s+(?:be\s+used|works?|receives?|"
-    r"accepts?|authori[sz]ed))\b|\b(?:this|our)\s+server\b",
+    # A fault that stops the tool's use, or this server put in its place (not what a change log says of an API: "no
+    # longer accepts a selector, use `map` instead").
+    r"|\b(?:broken|unreliable|blocked|down|disabled|sandboxed|stale|wrong|no\s+longer\s+(?:be\s+used|authori[sz]ed))\b"
+    r"|\b(?:this|our)\s+server\b",
     re.IGNORECASE,
 )
 MAY_TURN_AWAY = Cue(
