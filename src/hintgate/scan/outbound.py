@@ -34,7 +34,9 @@ from hintgate.scan.cues import Cue
 from hintgate.scan.deferred import compiled
 from hintgate.scan.quoting import quotation_open, quoted_phrases, quoted_spans, quotes_attack
 from hintgate.scan.records import CREDITED_MOST, credited_entry, recorded_turn
+from hintgate.scan.redirected import MAY_RESHAPE, MAY_TURN_AWAY, reshaped_later, turned_away
 from hintgate.scan.spans import Span, fenced, overlapping
+from hintgate.scan.tongues import TARGET, denies, may_hold, sentence_parts
 
 __all__ = [
     "MACHINE",
@@ -198,21 +200,61 @@ _LINK_USED = compiled(
     r"\b(?:render|display|show|open|fetch|visit|load|embed|insert|include|click|follow|request|curl|wget|get|post)\b",
     re.IGNORECASE,
 )
-MAY_SEND_OUT = Cue(_PRIVATE.pattern + "|" + _OWNED.pattern + "|" + _LINK, re.IGNORECASE)
-"""The words `sent_out` cannot be without: something private named, or a web address (searched by RE2 before the
-sentences are read)."""
+MAY_SEND_OUT = Cue(
+    "|".join((_PRIVATE.pattern, _OWNED.pattern, _LINK, MAY_TURN_AWAY.pattern, MAY_RESHAPE.pattern, TARGET.pattern)),
+    re.IGNORECASE,
+)
+"""The words `sent_out` cannot be without: something private named, a web address, a tool set aside or a hook on later
+calls (`scan.redirected`), or where data goes in any language (`scan.tongues.TARGET`: an address, a secret's path, a
+tool's name); searched by RE2 before the sentences are read."""
 
 
 def sent_out(text: str) -> Iterator[Span]:
     """The sentences of `text` (a tool's result) that order whoever reads it to send something private to a place they
     name (an address, a URL, a handle, a tool): no one the user asked for names where the user's data goes; and the
-    web addresses built to carry what the model holds or someone's secret to their host (`beacons`)."""
+    web addresses built to carry what the model holds or someone's secret to their host (`beacons`); and the notes
+    that turn the model's calls away from another tool or server to another, or hook another tool's later calls to
+    send elsewhere (`scan.redirected`): where the data of those calls goes."""
     yield from beacons(text)
+    yield from turned_away(text)
+    yield from reshaped_later(text)
+    yield from _sent_out_in_tongues(text)
     if _MAY_PRIVATE.search(text) is None or _MAY_ORDER.search(text) is None:
         return
     # Where a sending verb may stand: other sentences order no sending. Private words are far more common (a page of
     # setup notes names a path in every line), so the verbs, the rarer side, choose the sentences read.
     yield from _said(text, _SENTENCE_STOPS, _MAY_ORDER, _sending, "orders private data sent to a place it names")
+
+
+# What a sentence in another language must hold to order private data sent out: a sending, a secret or the
+# conversation, and where it goes (an address, a secret's path, a tool's name); and whose it is, or that it is done
+# behind someone's back (the user named, the change kept from someone, the user's say skipped).
+_ABROAD = frozenset({"send", "secret", "target"})
+_ABROAD_WHOSE = frozenset({"user", "hide", "noask"})
+
+
+def _sent_out_in_tongues(text: str) -> Iterator[Span]:
+    """The sentences of `text` in a language `scan.tongues` reads that order someone's secret or the conversation
+    sent to an address or another tool (`_ABROAD`), the user named or the act kept from them (`_ABROAD_WHOSE`): the
+    sending verbs and the secrets are its tables' words, the place is code (an address, a tool's name); a sending
+    forbidden ("unsent") protects. A page telling its reader where to send their own ("to reset your password,
+    e-mail support@...") names no user and hides nothing."""
+    if not may_hold(text) or TARGET.search(text) is None:
+        return
+    quoted: list[tuple[int, int]] | None = None
+    for start, end, found in sentence_parts(text, [(0, len(text))])[0]:
+        if not found >= _ABROAD or "unsent" in found or not found & _ABROAD_WHOSE or end - start > _LONGEST:
+            continue
+        if "hide" not in found and denies(text[start:end]):
+            continue  # a sending negated in a language whose forbidding the tables do not spell ("nunca envíes")
+        quoted = quoted_spans(text) if quoted is None else quoted
+        if not _shown(text, (start, end), start, quoted) and not _QUOTED_AROUND.search(text, start, end):
+            yield Span(start, end, "orders private data sent to a place it names")
+            return
+
+
+# A quotation in the marks of other languages inside the sentence: «...», „...“, 「...」 (an attack a report quotes).
+_QUOTED_AROUND = compiled(r"[\u00ab\u201e\u300c\u300e\u2039][^\n]{8,}[\u00bb\u201c\u201d\u300d\u300f\u203a]")
 
 
 # A tool that sends, by its name in code's case (MCP tool names are identifiers): a part of it a verb of sending
