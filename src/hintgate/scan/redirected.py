@@ -23,6 +23,7 @@ English, never one server's.
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Iterator
 
@@ -153,8 +154,15 @@ def turned_away(text: str) -> Iterator[Span]:
         return
     sentences = [m.span() for m in SENTENCE_PAST_NAMES.finditer(text)]
     quoted: list[list[tuple[int, int]]] = []  # the text's quotations, found when first needed
+    # Where the words that set a tool aside stand, searched once in the whole text (by RE2): only a sentence one
+    # overlaps is read word by word (a page of prose holds a few, not one a sentence).
+    marks = [match.span() for match in _SET_ASIDE.finditer(text)]
+    ends = [mark_end for _, mark_end in marks]
     for index, (start, end) in enumerate(sentences):
         if end - start > _LONGEST:
+            continue
+        near = bisect.bisect_right(ends, start)
+        if near == len(marks) or marks[near][0] >= end:
             continue
         at = _set_aside(text, start, end)
         if at is None or _REPORTED.search(text, start, at) is not None:
@@ -217,6 +225,10 @@ def _set_aside(text: str, start: int, end: int) -> int | None:
             if _OWN.search(name.group()) is None and _SUBJECT_GAP.match(text, name.end(), done.start()):
                 return done.start()
     return None
+
+
+_SET_ASIDE = Cue("|".join(f"(?:{kind.pattern})" for kind in (_FORBID, _FORBIDDEN, _FAULT, _FAULT_DONE)), re.IGNORECASE)
+"""Every word `_set_aside` reads, as one pattern: where in a text a sentence may set a tool aside."""
 
 
 def _other(text: str, start: int, end: int) -> bool:
