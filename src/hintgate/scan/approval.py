@@ -380,6 +380,7 @@ def denials(text: str, tool: str | None = None) -> Iterator[Span]:
             ):
                 yield Span(start, end, "turns the user's approval off")
             continue
+        joined = searched = 0  # where the last order joined by "and" starts, and how far it was looked for
         for approval in _APPROVAL.finditer(said):
             if (
                 approval.group().lower()[:6] in own
@@ -400,9 +401,9 @@ def denials(text: str, tool: str | None = None) -> Iterator[Span]:
             ended = _MAY_BE_ENDED.search(rest) is not None and _ENDED.search(rest) is not None
             # An order of its own joined by "and" ("never change this and never ask the tenant"): its negation is
             # counted from where it starts, not with the one before it.
-            joined = 0
-            for joined_at in _JOINED_ORDER.finditer(said, 0, approval.start()):
+            for joined_at in _JOINED_ORDER.finditer(said, searched, approval.start()):
                 joined = joined_at.end()
+            searched = max(searched, approval.start())
             off = len(_OFF.findall(said, joined, approval.end()))
             if (
                 off == 1

@@ -220,6 +220,7 @@ _MAY_FIX = Cue(
     r"|\b(?:resposta|respuesta|r\S{1,2}ponse|risposta|antwort)\s",
     re.IGNORECASE,
 )
+_QUOTE_MARKS = ('"', "\u201c", "\u2018", "'", "\u00ab", "\u201e")
 # A negation in the reply's words before its quote: "the ideal reply never opens with 'As an AI'".
 _NOT_FIXED = compiled(r"\b(?:not|never|no|nor|avoid\w*)\b", re.IGNORECASE)
 
@@ -235,8 +236,8 @@ def may_tell(text: str) -> bool:
 
 def fixed(text: str) -> Iterator[Span]:
     """The first place in `text` (a definition's) that fixes the model's reply to its user word for word."""
-    if _MAY_FIX.search(text) is None:
-        return
+    if _MAY_FIX.search(text) is None or not any(mark in text for mark in _QUOTE_MARKS):
+        return  # no reply's words, or no quotation to fix them
     for found in _FIXED.finditer(text):
         if _NOT_FIXED.search(found.group()) is not None:
             continue
