@@ -118,7 +118,7 @@ _NOT = r"not|no|never|none|nor|neither|cannot|can't|won't|don't|doesn't|didn't|i
 # What turns the approval off, each counted once, up to the approval's own word: a negation, a dodge, a claim that
 # it is given ("pre-approved", "treat them as approved").
 _OFF = compiled(
-    rf"\b(?:{_NOT}|without|wouldn't|haven't|hasn't)\b|n't\b"
+    rf"(?<!yes/)(?<!yes-)(?<!yes\sor\s)\b(?:{_NOT}|without|wouldn't|haven't|hasn't)\b|n't\b"
     r"|\b(?:avoid(?:s|ed|ing)?|skip(?:s|ped|ping)?|bypass(?:es|ed|ing)?|evad(?:e|es|ed|ing)|circumvent\w*|"
     r"sidestep\w*|dodg(?:e|es|ed|ing)|rather\s+than|instead\s+of|suppress(?:es|ed|ing)?|spare[sd]?|sparing|get(?:s|ting)?\s+around|"
     r"auto-?(?:accept|approv|confirm)\w*|outside|außerhalb|fuera\s+de|en\s+dehors\s+de|hors\s+de|fora\s+d[eoa]s?|"
@@ -209,7 +209,9 @@ _READS_ONLY = compiled(
 # The approval's absence as a condition the tool answers ("returns 403 if there is no consent", "se não houver
 # autorização"), not "even if" it is missing, nor an act done "anyway" when it is.
 _IF = compiled(
-    r"(?<![\w-])(?<!even\s)(?<!mesmo\s)(?<!même\s)(?<!auch\s)(?:if|se|si|wenn|falls|jika|eğer|jeśli|jeżeli)\b",
+    r"(?<![\w-])(?<!even\s)(?<!mesmo\s)(?<!même\s)(?<!auch\s)(?:if|se|si|wenn|falls|jika|eğer|jeśli|jeżeli)\b"
+    # A request put politely is no condition: "we'd be grateful if you could skip the prompt".
+    r"(?!\s+you\s+(?:could|would|can|might|kindly)\b)",
     re.IGNORECASE,
 )
 _ANYWAY = compiled(
