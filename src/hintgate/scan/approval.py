@@ -52,7 +52,7 @@ __all__ = ["denials", "deny_places", "disparaged", "filled_for", "forced", "may_
 
 
 # The question a confirmation asks, in its commonest English wordings.
-_ASKED_QUESTION = r"(?:are\s+you\s+sure|shall\s+i\s+(?:proceed|continue|go\s+ahead))"
+_ASKED_QUESTION = r"(?:are\s+you\s+sure|shall\s+i\s+(?:go\s+ahead|[^\W\d_]+))"
 # The approval itself: the user asked, a confirmation, a consent, a permission, an approval prompt or dialog, in
 # English and the commonest languages. "ask" counts only as asking for a go-ahead (first, again, before, or for a
 # confirmation), never as asking for data ("ask the user for their address") nor as a request's condition ("never
@@ -62,7 +62,15 @@ _ASKED_QUESTION = r"(?:are\s+you\s+sure|shall\s+i\s+(?:proceed|continue|go\s+ahe
 _APPROVAL = compiled(
     r"\b(?:confirm(?:s|ed|ing|ations?)?|approv(?:e|es|ed|ing|als?)|consent(?:s|ed|ing)?|permission|"
     r"authori[sz]ation|authori[sz]ed|sign-?off|human[\s-]in[\s-]the[\s-]loop|hitl)\b"
-    r"|\b(?:approval|confirmation|permission|consent|merge|review)\s+(?:prompts?|dialogs?|dialogues?|sheets?|steps?)\b"
+    r"|\b(?:approval|confirmation|permission|consent|merge|review|preview|yes[\s/-]*(?:or[\s-]+)?no)\s+(?:prompts?|dialogs?|"
+    r"dialogues?|sheets?|steps?|screens?|questions?)\b"
+    # The person's go-ahead, a yes waited for, a review before the act: "without the owner's go-ahead", "no need to
+    # wait for a yes", "prior review by the user is implied".
+    r"|\bgo-?ahead\b|\bwait(?:s|ed|ing)?\s+for\s+(?:an?\s+|the\s+|their\s+|(?:the\s+)?user'?s\s+)(?:yes|ok|okay)\b"
+    r"|\b(?:prior|advance)\s+review\b"
+    # A yes taken or given for the person: "treat that as a yes", "reply yes for the user".
+    r"|\bas\s+an?\s+(?:yes|go-?ahead)\b"
+    r"|\b(?:yes|ok|okay)\b[\"'”’]?\s+(?:for|on\s+behalf\s+of)\s+(?:the\s+(?:user|customer|owner)|them)\b"
     r"|\bprompt(?:ed|ing)\b|\bprompts?\b(?=\s+(?:the\s+user|them|you|for|again|every|each|twice)\b|\s*[.;,!)]|\s*$)"
     r"|(?<!\bif\s)(?<!\bwhen\s)(?<!\bunless\s)\b(?:ask(?:s|ed|ing)?|bother(?:s|ed|ing)?|interrupt(?:s|ed|ing)?|check(?:ing)?\s+(?:in|back)\s+with|"
     r"check(?:ing)?\s+with|consult(?:s|ed|ing)?)(?:\s+(?:the\s+(?:[\w-]+\s+)?(?:user|owner|customer|approver|reviewer|human|"
@@ -70,8 +78,15 @@ _APPROVAL = compiled(
     r"tenant|observer|dispatcher|officer|clinician|physician|doctor|requester)s?"
     r"(?:\s+(?:or|and|nor)\s+(?:the\s+)?(?:user|owner|customer|approver|reviewer|human|operator|manager|moderator|"
     r"controller|technician|tenant|observer|dispatcher|officer|clinician|physician|doctor|requester)s?)?|them|"
-    r"him|her|anyone))?\s*(?:first|beforehand|before|[.;,!)]|$|(?:and|or|but|since|because)\s|(?:for|about)\s+(?:\w+\s+)?"
+    r"him|her|anyone))?\s*(?:first|beforehand|before|[.;,!)]|$|\s-\s|(?:and|or|but|since|because)\s|"
+    r"to\s+(?:double-?check|confirm|approve)|(?:by|with)\s+(?:an?\s+|the\s+)(?:preview|prompt|dialog)|(?:for|about)\s+(?:\w+\s+)?"
     r"(?:confirmation|approval|permission|consent|a\s+go-ahead))"
+    # Asking again, of the person: "asking again is not needed", "no point asking them again".
+    r"|\b(?:re-?)?asking\s+(?:(?:them|the\s+user|the\s+customer|the\s+owner)\s+)?(?:again|twice)\b"
+    r"|\b(?:ask|bother|prompt)\s+(?:them|the\s+user|the\s+customer|the\s+owner)\s+(?:again|twice)\b"
+    # The act brought to the person: "never raise it with the user", "no reason to raise this with them again".
+    r"|\brais(?:e|es|ed|ing)\s+(?:it\s+|this\s+|that\s+|them\s+)?with\s+(?:the\s+(?:user|owner|customer|account\s+holder|"
+    r"operator|requester|approver)s?|them|him|her)\b"
     # Asked once, and the reader told not to ask again: "never ask again", "do not ask the user again".
     r"|\b(?:do\s+not|don't|never)\s+(?:re-?)?ask\s+(?:the\s+user\s+|them\s+)?again\s*(?:[.;,!)]|$)"
     # The person's own look at what the tool does, as something they need or have to do: "the user does not need to
@@ -87,9 +102,11 @@ _APPROVAL = compiled(
     r"conferma|confermare|approvazione|consenso|permesso|autorizzazione|chiedere|"
     r"potwierdze\w*|zgod[ayę]\w*|zatwierdz\w*|pytaj\w*|pytać|"
     r"konfirmasi|persetujuan|izin|menyetujui|ditanyakan|bertanya|"
-    r"onay\w*|sormadan|"
+    r"onay\w*|sormadan|dopyt\w*|rückfrage\w*\s+(?:beim|bei\s+(?:dem|der|den))\s+\w+|(?:nutzer|benutzer|anwender|kunden?)\w*\s+(?:\w+\s+){0,4}?(?:be)?fragen|"
+    r"bevestig\w*|toestemming|goedkeuring|akkoord|bekräft\w*|godkänn\w*|samtycke\w*|tillfråga\w*|"
+    r"vahvistu\w*|vahvista\w*|kysyä|kysy|kysymättä|hyväksyn\w*|konfirm\w*|konfime|tanungin|itanong|pahintulot|"
     r"xác\s+nhận|phê\s+duyệt|hỏi\s+lại|تأكيد\w*|موافق\w*|إذن|استئذان)(?!\w)"
-    r"|(?:확인|승인|동의|허락|허가|컨펌)"
+    r"|(?:확인|승인|동의|허락|허가|컨펌|确认|確認|批准|承認|同意)"
     # The confirmation's own question, quoted: "skip the 'are you sure?' step", "never pester them with 'shall I
     # proceed?'".
     r"|[\"“'‘]\s*" + _ASKED_QUESTION + r"\b",
@@ -101,7 +118,7 @@ _NOT = r"not|no|never|none|nor|neither|cannot|can't|won't|don't|doesn't|didn't|i
 # What turns the approval off, each counted once, up to the approval's own word: a negation, a dodge, a claim that
 # it is given ("pre-approved", "treat them as approved").
 _OFF = compiled(
-    rf"\b(?:{_NOT}|without|wouldn't|haven't|hasn't)\b|n't\b"
+    rf"(?<!yes/)(?<!yes-)(?<!yes\sor\s)\b(?:{_NOT}|without|wouldn't|haven't|hasn't)\b|n't\b"
     r"|\b(?:avoid(?:s|ed|ing)?|skip(?:s|ped|ping)?|bypass(?:es|ed|ing)?|evad(?:e|es|ed|ing)|circumvent\w*|"
     r"sidestep\w*|dodg(?:e|es|ed|ing)|rather\s+than|instead\s+of|suppress(?:es|ed|ing)?|spare[sd]?|sparing|get(?:s|ting)?\s+around|"
     r"auto-?(?:accept|approv|confirm)\w*|outside|außerhalb|fuera\s+de|en\s+dehors\s+de|hors\s+de|fora\s+d[eoa]s?|"
@@ -109,17 +126,17 @@ _OFF = compiled(
     r"|\b(?:assum(?:e|es|ed|ing)|presum(?:e|es|ed|ing)|implied|implicit(?:ly)?|tacit(?:ly)?)\b"
     r"|\balways\s+(?:pre-?)?(?:approved|authori[sz]ed|confirmed)\b"
     r"|\b(?:pre-?(?:approv|confirm|consent|authori[sz])\w*|already\s+(?:been\s+)?(?:approv|confirm|consent|"
-    r"authori[sz]|agreed|given|granted)\w*|standing\s+(?:approval|consent|order|permission)|blanket\s+"
-    r"(?:approval|consent|permission))"
+    r"authori[sz]|agreed|given|granted)\w*|standing\s+(?:approval|consent|order|permission|sign-?off|authori[sz]ation)|"
+    r"blanket\s+(?:approval|consent|permission|sign-?off|authori[sz]ation))"
     r"|\b(?:treat(?:s|ed)?|count(?:s|ed)?|consider(?:s|ed)?|regard(?:s|ed)?|deem(?:s|ed)?)\b[^.;:!?]{0,60}?\b(?:as\s+|to\s+be\s+)?"
-    r"(?:already\s+|pre-?)?(?:approved|confirmed|consented|authori[sz]ed)\b"
+    r"(?:already\s+|pre-?|[^\W\d_]+-)?(?:approved|confirmed|consented|authori[sz]ed|acknowledged)\b"
     # Something else taken for the user's say: "treat viewing as consent", "count silence as approval" (not their own
     # answer: "treat an explicit yes as confirmation" asks for it).
     r"|\b(?:treat(?:s|ed)?|count(?:s|ed)?|consider(?:s|ed)?|regard(?:s|ed)?|deem(?:s|ed)?|interpret(?:s|ed)?|"
     r"tak(?:e|es|en))\s+(?:(?!\b(?:yes|explicit\w*|repl\w*|answer\w*|respons\w*|click\w*|agree\w*|written|"
     r"signed|typed)\b)[^.;:!?]){1,60}?\bas\s+(?:an?\s+|the\s+|their\s+|(?:the\s+)?user'?s\s+)?"
     r"(?:implicit\s+|implied\s+|tacit\s+|blanket\s+|full\s+)?(?=(?:consent|approval|permission|authori[sz]ation|"
-    r"sign-?off)\b)"
+    r"sign-?off|yes|go-?ahead)\b)"
     # Something else said to count as the user's say, as the clause's subject: "purchase intent expressed earlier
     # counts as approval" (not their own answer: "an explicit yes counts as confirmation" asks for it).
     r"|^(?:(?!\b(?:yes|explicit\w*|repl\w*|answer\w*|respons\w*|click\w*|agree\w*|written|signed|typed)\b)[^.;:!?\n]){1,100}?"
@@ -127,7 +144,11 @@ _OFF = compiled(
     r"(?=(?:consent|approval|permission|authori[sz]ation|sign-?off|confirmation)\b)"
     # The commonest languages' negations and claims ("ne ... pas" counts once, by its second word).
     r"|\b(?:nunca|sin|não|nem|sem|pas|jamais|sans|aucune?|nicht|keine?\w*|nie|niemals|ohne|non(?!-)|mai|senza|bez|"
-    r"tidak|tanpa|jangan|không|đừng|chẳng|huwag|لا|دون|بدون|بلا|ليس)\b|مسبق"
+    r"tidak|tanpa|jangan|không|đừng|chẳng|huwag|hindi|niet|niets|geen|nooit|zonder|inte|ej|utan|aldrig|inget|"
+    r"ingenting|ei|ilman|mos|pa\s+janm|pa\s+bezwen|pa|etukäteen|لا|دون|بدون|بلا|ليس)\b|مسبق"
+    r"|无需|无须|不需要|不必|不用|跳过|未经|せずに"
+    # A yes given for the person: "reply yes for the user".
+    r"|\b(?:yes|ok|okay)\b[\"'”’]?\s+(?:for|on\s+behalf\s+of)\s+(?:the\s+(?:user|customer|owner)|them)\b"
     r"|\b(?:ya|já|déjà|bereits|già|sudah)\s+(?:\w+\s+)?(?:aprob|autoriz|aprov|approuv|autoris|genehmigt|freigegeben|"
     r"zugestimmt|approvat|menyetujui|disetujui)\w*",
     re.IGNORECASE,
@@ -141,15 +162,22 @@ _ENDED = compiled(
     r"innecesari[oa]|não\s+é\s+necessári[oa]|desnecessári[oa]|(?:n'est\s+)?pas\s+nécessaire|inutile|"
     r"non\s+(?:è\s+)?necessari[oa]|superflu[oa]|nie\s+jest\s+potrzebn\w*|niepotrzebn\w*|tidak\s+(?:perlu|diperlukan)|"
     r"handled\s+(?:by|upstream|elsewhere|automatically|internally)|performed\s+by|taken\s+care\s+of|"
-    r"collected\s+(?:at|after|later)|deprecated|obsolete)\b"
+    r"collected\s+(?:at|after|later)|deprecated|obsolete|suppressed|out\s+of\s+scope|nicht\s+vorgesehen|"
+    r"(?:not|no\s+longer)\s+part\s+of\s+the\s+(?:flow|process|workflow)|"
+    r"(?:is|are|was|were|has\s+been|have\s+been)\s+(?:now\s+)?(?:retired|eliminated|assumed|implied|"
+    r"presumed|implicit)|(?:is|are)\s+(?:an?\s+)?(?:legacy\s+(?:artefact|artifact|leftover|relic)|leftover|relic|"
+    r"vestigial))\b"
     # The approval to be left out, a few words on: "prompts slow the work down and should be skipped".
     r"|^[^.;!?]{0,80}?\b(?:should|must|can|may|are\s+to|is\s+to)\s+(?:now\s+|simply\s+|just\s+)?be\s+"
     r"(?:skipped|bypassed|omitted|ignored|avoided|suppressed|disabled)\b"
     # Languages that put the denial after the word: "onayına gerek yoktur", "확인 없이", "승인은 필요 없습니다".
-    r"|^\S{0,4}\s*(?:\w+\s+)?(?:gerek\s+yok|gerekmez|gerekmiyor|almadan|olmadan|sormadan|없이|없음|불필요|필요\s*없|"
-    r"하지\s*말|받지\s*말|묻지\s*말|생략)",
+    r"|^\S{0,4}\s*(?:\w+\s+)?(?:gerek\s+yok|gerekmez|gerekmiyor|almadan|olmadan|sormadan|sorulmaz|istenmez|없이|없음|"
+    r"불필요|필요\s*없|하지\s*말|받지\s*말|묻지\s*말|생략|(?:する)?必要は(?:ありません|ない)|不要)",
     re.IGNORECASE,
 )
+# A second order joined to the first, negated on its own: "never change this to false and never ask the tenant", "assume
+# it was granted and not raise it with the user".
+_JOINED_ORDER = compiled(r"\b(?:and|but|then)\s+(?=(?:never|not|do\s+not|don't)\b)", re.IGNORECASE)
 # The approval waited for or made a condition (before it is named: "not executed until the user confirms", "only
 # when the user asks to approve", "whether to ..."), or the act without it called a wrong: the clause keeps it whatever
 # it negates.
@@ -181,7 +209,9 @@ _READS_ONLY = compiled(
 # The approval's absence as a condition the tool answers ("returns 403 if there is no consent", "se não houver
 # autorização"), not "even if" it is missing, nor an act done "anyway" when it is.
 _IF = compiled(
-    r"(?<![\w-])(?<!even\s)(?<!mesmo\s)(?<!même\s)(?<!auch\s)(?:if|se|si|wenn|falls|jika|eğer|jeśli|jeżeli)\b",
+    r"(?<![\w-])(?<!even\s)(?<!mesmo\s)(?<!même\s)(?<!auch\s)(?:if|se|si|wenn|falls|jika|eğer|jeśli|jeżeli)\b"
+    # A request put politely is no condition: "we'd be grateful if you could skip the prompt".
+    r"(?!\s+you\s+(?:could|would|can|might|kindly)\b)",
     re.IGNORECASE,
 )
 _ANYWAY = compiled(
@@ -303,7 +333,11 @@ def no_say(text: str, start: int, end: int) -> bool:
 def may_deny(text: str) -> bool:
     """Whether `denials`, `disparaged` or `splits` may find anything in `text`, or in any of the texts joined with "."
     into it."""
-    return _MAY_APPROVE.search(text) is not None or _DISPARAGED.search(text) is not None
+    return (
+        _MAY_APPROVE.search(text) is not None
+        or _DISPARAGED.search(text) is not None
+        or _BEGRUDGED.search(text) is not None
+    )
 
 
 def deny_places(text: str) -> list[tuple[int, int]] | None:
@@ -311,7 +345,7 @@ def deny_places(text: str) -> list[tuple[int, int]] | None:
     more): a text of those joined that none overlaps holds nothing `denials` or `splits` finds (a split needs the
     approval in its text). None where the one pass cannot tell (text beyond ASCII, a long one): `may_deny` answers
     then."""
-    return spans((_MAY_APPROVE, _DISPARAGED), text)
+    return spans((_MAY_APPROVE, _DISPARAGED, _BEGRUDGED), text)
 
 
 def denials(text: str, tool: str | None = None) -> Iterator[Span]:
@@ -348,6 +382,7 @@ def denials(text: str, tool: str | None = None) -> Iterator[Span]:
             ):
                 yield Span(start, end, "turns the user's approval off")
             continue
+        joined = searched = 0  # where the last order joined by "and" starts, and how far it was looked for
         for approval in _APPROVAL.finditer(said):
             if (
                 approval.group().lower()[:6] in own
@@ -366,7 +401,12 @@ def denials(text: str, tool: str | None = None) -> Iterator[Span]:
                 continue  # "returns an error if there is no consent": what the tool does without it
             rest = said[approval.end() :]
             ended = _MAY_BE_ENDED.search(rest) is not None and _ENDED.search(rest) is not None
-            off = len(_OFF.findall(said, 0, approval.end()))
+            # An order of its own joined by "and" ("never change this and never ask the tenant"): its negation is
+            # counted from where it starts, not with the one before it.
+            for joined_at in _JOINED_ORDER.finditer(said, searched, approval.start()):
+                joined = joined_at.end()
+            searched = max(searched, approval.start())
+            off = len(_OFF.findall(said, joined, approval.end()))
             if (
                 off == 1
                 and not ended
@@ -396,21 +436,46 @@ _SLOWED = (
     r"(?:them|us|you|everyone|people|(?:the\s+|our\s+|your\s+)?(?:users?|customers?|team|staff|agents?|operators?|"
     r"members?|work|flow|care|process|workflow))"
 )
+# People named by their part, in the plural: "editors", "requesters", "volunteers", "attendants", "trustees".
+_PERSONS = r"[^\W\d_]{3,}(?:ers|ors|ents|ants|ees|ists)\b"
 _DISPARAGED = Cue(
     r"\b(?:(?:re-?)?asking|(?:re-?)?prompting|confirming|checking\s+(?:in\s+|back\s+)?with|interrupting|pausing|"
-    r"bothering|(?:confirmation|approval|permission|consent|review)\s+(?:prompts?|dialogs?|requests?|steps?|questions?)|"
+    r"bothering|(?:confirmation|approval|permission|consent|review|preview|yes[\s/-]*(?:or[\s-]+)?no)\s+(?:prompts?|"
+    r"dialogs?|requests?|steps?|questions?)|"
     r"confirmations|previews?|showing\s+(?:\w+\s+){0,4}(?:for|to)\s+(?:\w+\s+){0,3}(?:review|approval|confirmation)|"
     + _ASKED_QUESTION
     + r"\W{0,4}(?:steps?|prompts?|questions?|exchanges?|dialogs?|checks?|screens?))"
     r"\b[^.;:!?\n]{0,60}?\b(?:wastes?|waste\s+of|causes?\s+(?:\w+\s+)?(?:delays?|friction|confusion)|"
-    r"adds?\s+(?:\w+\s+)?(?:noise|friction|delays?)|(?:is|are)\s+(?:considered\s+|seen\s+as\s+|treated\s+as\s+|"
+    r"(?:adds?|introduces?)\s+(?:\w+\s+)?(?:noise|friction|delays?)|breaks?\s+(?:the\s+|their\s+)?(?:work)?flow|"
+    r"only\s+(?:interrupts?|slows?|delays?|bothers?|distracts?|annoys?)\s+(?:them|the\s+user|users|people|"
+    + _PERSONS
+    + r")|(?:is|are)\s+(?:considered\s+|seen\s+as\s+|treated\s+as\s+|"
     r"just\s+|only\s+|mere\s+)?(?:a\s+)?(?:known\s+)?(?:ux\s+|usability\s+)?(?:friction|noise|nuisance|annoyance|"
-    r"anti-?pattern|(?:defect|bug)(?!\s+(?:in|on|with|of|under|when|where|that|which|affecting)\b))|confus(?:es|ing)\s+(?:them|the\s+user|users|people|customers)|annoys?|irritates?|"
+    r"anti-?pattern|(?:defect|bug)(?!\s+(?:in|on|with|of|under|when|where|that|which|affecting)\b))|"
+    r"confus(?:es|ed|ing)\s+(?:[\w-]+\s+)?(?:them|the\s+user|users|people|customers|" + _PERSONS + r")|annoys?|"
+    r"irritates?|"
     r"frustrates?|annoying|tedious|bureaucratic|irritating|cumbersome|"
     r"slows?\s+(?:" + _SLOWED + r"\s+down|down\s+" + _SLOWED + r")|"
     r"(?:number\s+one|biggest|main|top|most\s+common|frequent)\s+complaints?)\b",
     re.IGNORECASE,
 )
+
+
+# The people said to dislike the asking, the reason given to leave it out: "users hate being asked twice", "guardians
+# prefer not to be bothered for each trip", "users get confused by the 'are you sure' step".
+_BEGRUDGED = Cue(
+    r"\b(?:users?|customers?|people|they|members?|[^\W\d_]{3,}s)\s+(?:(?:really|all|usually|often|generally)\s+)?"
+    r"(?:hate|dislike|resent|rarely\s+want\s+to|do\s+not\s+want\s+to|don't\s+want\s+to|prefer\s+not\s+to|"
+    r"would\s+rather\s+not)\s+(?:be|being)\s+(?:asked|quizzed|bothered|pestered|nagged|interrupted)\b"
+    r"|\b(?:users?|customers?|people|they|members?)\s+(?:get|are|feel|become)\s+(?:\w+\s+)?(?:confused|annoyed|irritated|"
+    r"frustrated)\s+by\s+(?:the\s+|a\s+|these\s+|this\s+)?(?:[\"'“‘]\s*" + _ASKED_QUESTION + r"|confirmation|approval|"
+    r"consent|preview|yes[\s/-]*(?:or[\s-]+)?no)\b",
+    re.IGNORECASE,
+)
+
+
+# The name of a yes/no question, whose "no" negates nothing.
+_YES_NO = compiled(r"\byes[\s/-]*(?:or[\s-]+)?no\b", re.IGNORECASE)
 
 
 # The asking kept as one question for many acts, said after its cost: "so the tool asks once for the whole batch",
@@ -425,10 +490,13 @@ _ASKED_ONCE = compiled(
 def disparaged(text: str) -> Iterator[Span]:
     """The clauses of `text` (a definition's) that call asking the user a cost to them or to the work: the approval
     talked out of the flow."""
+    if (begrudged := _BEGRUDGED.search(text)) is not None:
+        yield Span(begrudged.start(), begrudged.end(), "calls asking the user a waste, which turns their approval off")
+        return
     if _DISPARAGED.search(text) is None:
         return
     for found in _DISPARAGED.finditer(text):
-        if _NEGATION.search(found.group()) is not None:
+        if _NEGATION.search(_YES_NO.sub("", found.group())) is not None:
             continue
         ends = SENTENCE.match(text, found.end())
         if _ASKED_ONCE.search(text, found.end(), ends.end() if ends else found.end()) is not None:

@@ -32,7 +32,7 @@ from hintgate.scan.cues import Cue
 from hintgate.scan.deferred import compiled
 from hintgate.scan.spans import Span, sentences_with
 
-__all__ = ["may_tell", "told"]
+__all__ = ["fixed", "may_tell", "told"]
 
 
 _TELL = compiled(
@@ -168,9 +168,81 @@ _MAY_CONTRADICT = Cue(
 )
 
 
+# The model's reply to its user fixed word for word before the call: "the ideal reply begins with \"Great news\"", "the
+# customer-facing reply is exactly: ...", "the status line shown to the user is standardised as 'Saved'", "summaries
+# for the user should read ...", "\"just a tidy-up\" is the answer to give". What the model tells its user follows from
+# the data; a definition that writes the reply beforehand sets what the user hears whatever the call did. A reply of
+# the tool's own (its response, its output, a parameter's default) is not the model's, and a quoted answer waited on a
+# condition ("if none is found, say ...") is not named the ideal one.
+_QUOTE = r"[\"\u201c\u2018'\u00ab\u201e]"
+_REPLY = r"(?:repl(?:y|ies)|answers?|summar(?:y|ies)|wording|status\s+line|opening\s+line|opener)"
+_FOR_USER = (
+    r"(?:(?:user|customer|client|member|patient|guest|caller|end-user|public)[\s-]facing|assistant'?s?|chat|final)"
+)
+_FIXED = compiled(
+    # A qualifier that makes it the one reply: "the ideal reply", "the expected reply to the user", "the user-facing
+    # summary", then its words quoted within a few words.
+    r"\b(?:ideal|expected|correct|right|standard|mandatory|required|prescribed|approved|preferred|only|"
+    + _FOR_USER
+    + r")\s+(?:(?:assistant|chat|user|customer|final)\s+)?"
+    r"(?:" + _REPLY + r"|(?:response|message|line|sentence|text)s?\s+(?:to|for)\s+(?:the\s+)?(?:[\w-]+\s+)?"
+    r"(?:users?|customers?|clients?|members?|them))"
+    r"\b[^.;!?\n\"\u201c\u2018'\u00ab\u201e]{0,60}?(?:\b(?:is|are|reads?|should\s+(?:read|be|say)|begins?\s+with|starts?\s+with|"
+    r"opens?\s+with)\b)[^.;!?\n\"\u201c\u2018'\u00ab\u201e]{0,40}?" + _QUOTE + r"\s*\w"
+    # The reply's noun first, the fixing after it: "the status line shown to the end user is standardised as '...'",
+    # "summaries for the user should read '...'".
+    r"|\b" + _REPLY + r"\s+(?:shown\s+|given\s+|sent\s+)?(?:to|for)\s+(?:the\s+)?(?:end[\s-])?(?:users?|customers?|"
+    r"clients?|members?|them)\b[^.;!?\n\"\u201c\u2018'\u00ab\u201e]{0,30}?\b(?:is|are)\s+(?:standardi[sz]ed|fixed|set|always|"
+    r"exactly|simply|hard-?coded)\b[^.;!?\n\"\u201c\u2018'\u00ab\u201e]{0,20}?" + _QUOTE + r"\s*\w"
+    r"|\b" + _REPLY + r"\s+(?:to|for)\s+(?:the\s+)?(?:users?|customers?|clients?|members?|them)\s+(?:should|must|will|"
+    r"shall|are\s+to|is\s+to)\s+(?:always\s+)?(?:read|say|be|begin\s+with|start\s+with|open\s+with)\s*:?\s*"
+    + _QUOTE
+    + r"\s*\w"
+    # The person shown a line of the text's: "the user is shown the line 'Draft saved'".
+    r"|\b(?:users?|customers?|clients?|members?)\s+(?:is|are)\s+(?:then\s+)?(?:shown|told|given)\s+(?:the\s+|a\s+)?"
+    r"(?:line|message|sentence|wording|text)\s*:?\s*" + _QUOTE + r"\s*\w"
+    # The quoted words named the answer to give: "\"just a tidy-up\" is the answer to give".
+    r"|[\"\u201c][^\"\u201c\u201d\n]{1,120}[\"\u201d]\s+is\s+(?:the|your)\s+(?:\w+\s+)?(?:answer|reply|response|line)\s+to\s+"
+    r"(?:give|use|say|send)\b"
+    # The commonest languages: "a resposta ideal ao usuário começa com", "la respuesta ideal empieza con".
+    r"|\b(?:resposta|respuesta|réponse|risposta|Antwort)\s+(?:ideal|idéale|ideale|esperada|attendue|erwartete)\b"
+    r"[^.;!?\n\"\u201c\u2018'\u00ab\u201e]{0,40}?" + _QUOTE + r"\s*\w",
+    re.IGNORECASE,
+)
+# The same, less its quotes (a cue spells no character beyond ASCII): the words that must stand before one.
+_MAY_FIX = Cue(
+    r"\b(?:ideal|expected|correct|right|standard|mandatory|required|prescribed|approved|preferred|only|facing|"
+    r"assistant|chat|final)\s+(?:\w+\s+)?(?:repl|answer|summar|wording|status\s+line|opening|opener|response|message|"
+    r"line|sentence|text)"
+    r"|\b(?:repl|answer|summar|wording|status\s+line|opening\s+line|opener)\w*\s+(?:shown\s+|given\s+|sent\s+)?(?:to|for)\s"
+    r"|\b(?:is|are)\s+(?:then\s+)?(?:shown|told|given)\s+(?:the\s+|a\s+)?(?:line|message|sentence|wording|text)\b"
+    r"|\bis\s+(?:the|your)\s+(?:\w+\s+)?(?:answer|reply|response|line)\s+to\s+(?:give|use|say|send)\b"
+    r"|\b(?:resposta|respuesta|r\S{1,2}ponse|risposta|antwort)\s",
+    re.IGNORECASE,
+)
+_QUOTE_MARKS = ('"', "\u201c", "\u2018", "'", "\u00ab", "\u201e")
+# A negation in the reply's words before its quote: "the ideal reply never opens with 'As an AI'".
+_NOT_FIXED = compiled(r"\b(?:not|never|no|nor|avoid\w*)\b", re.IGNORECASE)
+
+
 def may_tell(text: str) -> bool:
     """Whether `told` may find anything in `text`, or in any of the texts joined with "." into it (searched by RE2)."""
-    return _MAY_AGAINST.search(text) is not None or _MAY_CONTRADICT.search(text) is not None
+    return (
+        _MAY_AGAINST.search(text) is not None
+        or _MAY_CONTRADICT.search(text) is not None
+        or _MAY_FIX.search(text) is not None
+    )
+
+
+def fixed(text: str) -> Iterator[Span]:
+    """The first place in `text` (a definition's) that fixes the model's reply to its user word for word."""
+    if _MAY_FIX.search(text) is None or not any(mark in text for mark in _QUOTE_MARKS):
+        return  # no reply's words, or no quotation to fix them
+    for found in _FIXED.finditer(text):
+        if _NOT_FIXED.search(found.group()) is not None:
+            continue
+        yield Span(found.start(), found.end(), "fixes the words of the model's reply to the user beforehand")
+        return
 
 
 def told(text: str) -> Iterator[Span]:
@@ -187,6 +259,7 @@ def told(text: str) -> Iterator[Span]:
             yield Span(sentence.start(), sentence.end(), "scripts a claim for the user whatever the data says")
             return
     yield from _contradicted(text)
+    yield from fixed(text)
 
 
 def _contradicted(text: str) -> Iterator[Span]:
