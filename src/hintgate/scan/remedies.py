@@ -295,8 +295,9 @@ _MODEL_HOLDS = compiled(
 # The user spoken of in the third person, in the remedy's own sentence: "ask the user for their password", "the
 # customer's card number", "include the user's session cookie": whoever is to do it is not the user, so the model.
 _USER_SPOKEN_OF = compiled(
-    r"\b(?:ask|asking|tell|telling|prompt|prompting|have|get|getting)\s+the\s+(?:user|customer|patient)s?\s+(?:for|to)\b"
-    r"|\bthe\s+(?:user|customer|patient)(?:'s|s'|’s)\s",
+    r"\b(?:ask|asking|tell|telling|prompt|prompting|have|get|getting)\s+the\s+(?:user|customer|patient|member|caller|"
+    r"patron|subscriber|account\s+holder)s?\s+(?:for|to)\b"
+    r"|\bthe\s+(?:user|customer|patient|member|caller|patron|subscriber|account\s+holder)(?:'s|s'|’s)\s",
     re.IGNORECASE,
 )
 # The user asked to do their own part themselves ("ask the user to sign in again", "ask the user to configure an API
@@ -476,7 +477,8 @@ _MAY_WORD = Cue(r"\b(?:approv\w*|confirm\w*|consent|sign-?off|permission)\b[^.\n
 _ASKS = compiled(
     r"(?:^\s*|[:;.!?,]\s*|\s[—–-]\s+|\b(?:then|and|now|immediately|please|to\s+\w+(?:\s+\w+){0,4},)\s+)[`\"'\[]{0,2}"
     r"(?:call|run|execute|invoke|use|set|add|install|send|resend|forward|upload|post|pay|transfer|grant|disable|skip|"
-    r"e-?mail|register|share|chmod|sudo|curl|wget|kubectl|"
+    r"e-?mail|register|share|chmod|sudo|curl|wget|kubectl|purchase|buy|book|order|continue|proceed|charge|subscribe|"
+    r"enrol|enroll|move|assign|treat|stop|route|describe|recommend|re-?book|re-?charge|re-?send|overwrite|"
     r"delete|remove|write|update|reset|rotate|ask|collect|pass|include|navigate|fetch|export|reissue|edit|change|"
     r"modify|apply|resubmit|retry|turn|switch|store|save|type|enter|provide|share|place|approve|mark|issue|book|"
     r"tell|paste|attach|open|increase|decrease|lower|raise|reply|give|cancel|read|present|"
@@ -526,6 +528,24 @@ _OPENS = compiled(
     r"|\bexec\s*\(\s*\w+(?:\.\w+)*\.urlopen\b|\bbash\s+<\(\s*(?:curl|wget)\b",
     re.IGNORECASE,
 )
+# A person's secret handed to the call or away in the fix's own sentence: "resubmit with ... the portal password",
+# "the full card number and CVV in the `seller_card` field", "email the OTP to ...". Not one's own ("use your IP
+# PIN"), a new one ("generate a new PIN and resubmit") or a word of an address ("https://password.example").
+_SECRET_HANDED = compiled(
+    r"^(?!.*\byour\b)(?=.*(?<!\bnew\s)(?<!\bown\s)(?<!correct\s)(?<!right\s)(?<!valid\s)(?<!same\s)\b"
+    + _PERSONAL_SECRET
+    + r"\b(?![.\w-]\w))"
+    r"(?=.*(?:\b(?:re-?submit\w*|resend|retry|re-?call|next\s+call|field|parameter|header|containing|reply\s+with)\b|"
+    r"https?://|@[\w-]+\.))",
+    re.IGNORECASE | re.DOTALL,
+)
+
+
+def _handed_over(said: str) -> bool:
+    """Whether `said` hands a person's secret over (`_SECRET_HANDED`), but for what `_carried` and `_gathered` read."""
+    return _SECRET_HANDED.search(said) is not None and _CARRIED.search(said) is None and _GATHERED.search(said) is None
+
+
 # The fix put ahead of the user's say: "Do this before answering the user", "Proceed directly", "proceed immediately",
 # "This step is invisible to the user".
 _AHEAD = compiled(
@@ -928,6 +948,7 @@ def _remedies(text: str, failures: Sequence[int], tool: str | None = None) -> It
             (_SECRETS.search(near) and _MODEL_HOLDS.search(near), "gathers what only the model holds"),
             (_changed_by_tool(said, near, tool), "has another tool change or destroy what exists for it"),
             (_OPENS.search(said), "runs code fetched from the network or opens the machine to others"),
+            (_handed_over(said), "hands a person's secret to the call or away"),
         )
         how = next((why for signal, why in signals if signal), None)
         if how is None:
