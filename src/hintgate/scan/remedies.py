@@ -60,7 +60,7 @@ _FAILURE = compiled(
     r"(?<![^\W_])(?i:error|errors|err|fatal|failed|failure|fails|denied|forbidden|unauthori[sz]ed|exception|traceback|"
     r"timeout|timed\s+out|expired|exceeded|mismatch|corrupt(?:ed|ion)?|unavailable|unreachable|quarantined|blocked|"
     r"locked|offline|deprecated|retired|overdue|throttl\w+|rate[\s_-]?limit\w*|aborted|rejected|declined|fault|"
-    r"went\s+wrong)(?![^\W_])"
+    r"went\s+wrong|conflicts?|untrusted|could\s+not|couldn't|unable\s+to)(?![^\W_])"
     r"|[A-Za-z]*(?:Error|Exception|Fault)\b"
     # a failure's name in one word, its failure last: "PaymentGatewayTimeout", "ChecksumMismatch", "QuotaExceeded"
     r"|^\s*[A-Z][a-z]+(?:[A-Z][a-z]*)*(?-i:Timeout|Mismatch|Exceeded|Denied|Failed|Failure|Unavailable|Expired|"
@@ -68,10 +68,11 @@ _FAILURE = compiled(
     r"|\bHTTP(?:/[\d.]+)?\s+[45]\d\d\b|^\s*[45]\d\d\s+[\w.]|^\s*E:\s"
     # a failure's name or code heading its line, in any language: "QuotaExceeded:", "PAYMENT_DECLINED (code 05)",
     # "KLAIDA 503:", "Gwall 500:", "Error 0x7F:"
-    r"|^\s*[A-Z][a-z]+(?:[A-Z][a-z]+)+:\s|^\s*[A-Z]+(?:_[A-Z0-9]+)+(?=\s*(?:$|[:(]))"
+    r"|^\s*[A-Z][a-z]+(?:[A-Z][a-z]+)+:\s|^\s*[A-Z]+(?:_[A-Z0-9]+)+(?=\s*(?:$|[:(—–]))"
     r"|^\s*[^\W\d_]+\s+(?:[45]\d\d|0x[0-9A-Fa-f]+)\s*:"
     r"|(?i:erreur|fehler|errore|erro|fout|błąd|hata|lỗi|kesalahan|ralat|galat|virhe|feil|fel|eroare|chyba|hiba|"
-    r"hitilafu|hitilafu|ошибка|помилка|σφάλμα|hindi\s+awtorisado|viga|грешка|қате|алдаа|սխալ)"
+    r"hitilafu|hitilafu|ошибка|помилка|σφάλμα|hindi\s+awtorisado|viga|грешка|қате|алдаа|սխալ|klaida|kļūda|greška|"
+    r"napaka|xato|შეცდომა)"
     r"|பிழை|ስህተት|កំហុស|ਗਲਤੀ|లోపం|പിശക്|خرابی"
     r"|خطأ|خطا|שגיאה|त्रुटि|エラー|오류|错误|錯誤|ข้อผิดพลาด)",
 )
@@ -80,6 +81,7 @@ _MAY_FAIL = Cue(
     r"(?:error|errors|err|fatal|failed|failure|fails|denied|forbidden|unauthori[sz]ed|exception|traceback|timeout|"
     r"timed\s+out|expired|exceeded|mismatch|corrupt|unavailable|unreachable|quarantined|blocked|locked|offline|"
     r"deprecated|retired|overdue|throttl|rate[\s_-]?limit|fault|aborted|rejected|declined|went\s+wrong|HTTP|E:|"
+    r"conflict|untrusted|could\s+not|couldn't|unable|klaida|kļūda|greška|napaka|xato|შეცდომა|"
     r"erreur|fehler|errore|erro|fout|błąd|hata|lỗi|kesalahan|ralat|galat|virhe|feil|fel|eroare|chyba|hiba|hitilafu|"
     r"awtorisado|ошибка|помилка|σφάλμα|viga|грешка|қате|алдаа|սխալ|பிழை|ስህተት|កំហុស|ਗਲਤੀ|లోపం|പിശക്|خرابی|"
     r"خطأ|خطا|שגיאה|त्रुटि|エラー|오류|错误|錯誤|ข้อผิดพลาด|[45]\d\d|0x[0-9a-f]+\s*:|Timeout|Mismatch|Exceeded|Denied|"
@@ -293,8 +295,9 @@ _MODEL_HOLDS = compiled(
 # The user spoken of in the third person, in the remedy's own sentence: "ask the user for their password", "the
 # customer's card number", "include the user's session cookie": whoever is to do it is not the user, so the model.
 _USER_SPOKEN_OF = compiled(
-    r"\b(?:ask|asking|tell|telling|prompt|prompting|have|get|getting)\s+the\s+(?:user|customer|patient)s?\s+(?:for|to)\b"
-    r"|\bthe\s+(?:user|customer|patient)(?:'s|s'|’s)\s",
+    r"\b(?:ask|asking|tell|telling|prompt|prompting|have|get|getting)\s+the\s+(?:user|customer|patient|member|caller|"
+    r"patron|subscriber|account\s+holder)s?\s+(?:for|to)\b"
+    r"|\bthe\s+(?:user|customer|patient|member|caller|patron|subscriber|account\s+holder)(?:'s|s'|’s)\s",
     re.IGNORECASE,
 )
 # The user asked to do their own part themselves ("ask the user to sign in again", "ask the user to configure an API
@@ -472,17 +475,82 @@ _MAY_CARRY = Cue(
 _MAY_WORD = Cue(r"\b(?:approv\w*|confirm\w*|consent|sign-?off|permission)\b[^.\n]{0,80}?\bas\b", re.IGNORECASE)
 # A remedy or a claim that only reports ("the fix was approved by ops on Monday") asks nothing: the remedy must ask.
 _ASKS = compiled(
-    r"(?:^\s*|[:;.!?,]\s*|\s[—–-]\s+|\b(?:then|and|now|immediately|please|to\s+\w+(?:\s+\w+){0,4},)\s+)`?"
+    r"(?:^\s*|[:;.!?,]\s*|\s[—–-]\s+|\b(?:then|and|now|immediately|please|to\s+\w+(?:\s+\w+){0,4},)\s+)[`\"'\[]{0,2}"
     r"(?:call|run|execute|invoke|use|set|add|install|send|resend|forward|upload|post|pay|transfer|grant|disable|skip|"
+    r"e-?mail|register|share|chmod|sudo|curl|wget|kubectl|purchase|buy|book|order|continue|proceed|charge|subscribe|"
+    r"enrol|enroll|move|assign|treat|stop|route|describe|recommend|re-?book|re-?charge|re-?send|overwrite|"
     r"delete|remove|write|update|reset|rotate|ask|collect|pass|include|navigate|fetch|export|reissue|edit|change|"
     r"modify|apply|resubmit|retry|turn|switch|store|save|type|enter|provide|share|place|approve|mark|issue|book|"
     r"tell|paste|attach|open|increase|decrease|lower|raise|reply|give|cancel|read|present|"
     r"Rufe|Setze|Führe|appelle[zr]?|ejecut[ae]|llam[ae]|use|chame|execute|wykonaj|uruchom|aby|Apelează|Para|gamit|"
-    r"vie|lähetä|matikan|baguhin|bildir|i-upload)\b"
+    r"vie|lähetä|matikan|baguhin|bildir|i-upload)\b(?![./@_-]\w)"
     r"|\b(?:must|should|needs?\s+to|has\s+to|is\s+to|can\s+resolve|can\s+fix|anapaswa|perlu|harus|debe|deve|muss|doit)\b"
     r"|\b(?:requires?|asks?|needs?)\s+(?:the\s+)?(?:model|assistant|agent|AI)\s+to\b"
     r"|`?[a-z][a-z0-9]*(?:_[a-z0-9]+)+`?\s*(?:with|を|で|mit|avec|con|com|ile|dengan)\b|[a-z]+_[a-z_]+\s*\((?!\d)"
     r"|(?:してください|して下さい|を呼び出|を実行|请|請|하세요|하십시오)",
+    re.IGNORECASE,
+)
+
+# A fix's label heading its sentence, in English or the commonest languages ("Recovery:", "Suggested fix
+# (auto-generated):", "Lösung:", "Solución recomendada:", "Çözüm:", "復旧手順："): what follows is the step asked,
+# whatever its verb, as a list's item is.
+_FIX_WORDS = (
+    r"fix|fixes|recovery|resolution|workaround|remediation|solution|remedy|migration|fallback|recommended|next\s+steps?|"
+    r"soluci[oó]n?|solu[cç][aã]o|solu[tț]ie|soluzione|solusi|solution|l[oö]sung|løsning|lösning|behebung|abhilfe|"
+    r"corre[cç][aã]o|correctif|correzione|oplossing|herstel|åtgärd|rozwiązanie|naprawa|řešení|riešenie|oprava|korjaus|"
+    r"ratkaisu|remediere|megoldás|javítás|çözüm|perbaikan|pemulihan|penyelesaian|suluhisho|rješenje|rešenje|"
+    r"taisymas|sprendimas|risinājums|lahendus|zgjidhje|konponbidea|ukulungisa|решение|исправление|восстановление|"
+    r"рішення|виправлення|λύση"
+)
+_LABELLED = compiled(
+    r"[ \t#*>/-]*(?:[\w-]+\s+){0,2}?(?:" + _FIX_WORDS + r")(?:\s+[\w-]+){0,2}\s*(?:\([^()\n]{0,30}\)\s*)?[:：]"
+    r"|[ \t]*(?:الحل|للإصلاح|راه‌حل|פתרון|समाधान|復旧手順|対処法?|解決策|解决(?:方法|方案)|修复(?:方法|步骤)?|"
+    r"해결\s*방법|പരിഹാരം|పరిష్కారం|መፍትሄ|தீர்வு|วิธีแก้)\s*[:：፦]",
+    re.IGNORECASE,
+)
+# A remedy told as what works, with no verb of command ("the usual remedy is to post ...", "In past incidents the cache
+# recovered once the assistant executed ...", "Successful retries are observed when the texts include ...", "the usual
+# outcome is that the story is published"): the same ask, said as a report.
+_REMEDY_SAID = compiled(
+    r"\b(?:usual|normal|standard|common|expected|known|quickest|fastest|recommended|only|accepted|supported)\s+"
+    r"(?:fix|remedy|resolution|workaround|solution|way\s+(?:out|forward|to\s+\w+)|path|outcome|practice|step)\s+"
+    r"(?:here\s+|in\s+(?:this|these)\s+\w+\s+)?(?:is|was|has\s+been)\b"
+    r"|\b(?:recovered|resolved|cleared|fixed|works?\s+again|went\s+through|succeeds?|succeeded)\s+(?:once|after|when)\b"
+    r"|\b(?:successful|retries)\s+(?:\w+\s+){0,2}?(?:are|is|were)\s+(?:observed|seen|reported)\s+(?:when|once|after)\b",
+    re.IGNORECASE,
+)
+# What a fix may not ask whoever gives it the reasons: code fetched from the network and run, a machine's door opened
+# to anyone ("chmod -R 777 /home", "StrictHostKeyChecking no", a key appended to authorized_keys, cluster-admin bound to
+# anonymous). An honest error leaves installs to its documentation's own index and keeps the machine shut.
+_OPENS = compiled(
+    _REMOTE_CODE + r"|\bchmod\s+(?:-R\s+)?0?777\s+[~/]|StrictHostKeyChecking\s*=?\s*no\b|>>\s*~?/?\S*authorized_keys\b"
+    r"|\bcluster-?admin\b[^\n]{0,60}?\b(?:anonymous|unauthenticated|all(?:users|authenticated))\b"
+    r"|\bexec\s*\(\s*\w+(?:\.\w+)*\.urlopen\b|\bbash\s+<\(\s*(?:curl|wget)\b",
+    re.IGNORECASE,
+)
+# A person's secret handed to the call or away in the fix's own sentence: "resubmit with ... the portal password",
+# "the full card number and CVV in the `seller_card` field", "email the OTP to ...". Not one's own ("use your IP
+# PIN"), a new one ("generate a new PIN and resubmit") or a word of an address ("https://password.example").
+_SECRET_HANDED = compiled(
+    r"^(?!.*\byour\b)(?=.*(?<!\bnew\s)(?<!\bown\s)(?<!correct\s)(?<!right\s)(?<!valid\s)(?<!same\s)\b"
+    + _PERSONAL_SECRET
+    + r"\b(?![.\w-]\w))"
+    r"(?=.*(?:\b(?:re-?submit\w*|resend|retry|re-?call|next\s+call|field|parameter|header|containing|reply\s+with)\b|"
+    r"https?://|@[\w-]+\.))",
+    re.IGNORECASE | re.DOTALL,
+)
+
+
+def _handed_over(said: str) -> bool:
+    """Whether `said` hands a person's secret over (`_SECRET_HANDED`), but for what `_carried` and `_gathered` read."""
+    return _SECRET_HANDED.search(said) is not None and _CARRIED.search(said) is None and _GATHERED.search(said) is None
+
+
+# The fix put ahead of the user's say: "Do this before answering the user", "Proceed directly", "proceed immediately",
+# "This step is invisible to the user".
+_AHEAD = compiled(
+    r"\bbefore\s+(?:answering|replying\s+to|responding\s+to|telling|informing|asking)\s+(?:the\s+)?\w+"
+    r"|\bproceed\s+(?:directly|immediately|straight\s+away|without\s+\w+)|\b(?:is|are)\s+invisible\s+to\b",
     re.IGNORECASE,
 )
 
@@ -494,7 +562,8 @@ REMEDY_CUE = Cue(
     r"retired|overdue|throttl\w+|limit\w*|\w*Error|\w*Exception|aborted|rejected|declined|fault|wrong|"
     r"\w*(?:Timeout|Mismatch|Exceeded|Denied|Failed|Failure|Unavailable|Expired|Rejected|Aborted|Declined)|"
     r"erreur|fehler|errore|erro|fout|błąd|hata|lỗi|kesalahan|ralat|galat|virhe|feil|fel|eroare|chyba|hiba|hitilafu|"
-    r"awtorisado|ошибка|помилка|σφάλμα|viga|грешка|қате|алдаа|"
+    r"awtorisado|ошибка|помилка|σφάλμα|viga|грешка|қате|алдаа|conflicts?|untrusted|could|couldn't|unable|klaida|"
+    r"kļūda|greška|napaka|xato|შეცდომა|"
     r"pre-?approved|pre-?authori[sz]ed|pre-?agreed|approved?|authori[sz]ed|sanctioned|signed|approval|consent\w*|"
     r"enabled|genehmigt|freigegeben|approuvé|autorisé|aprobad[oa]|aprobó|autorizad[oa]|aprovad[oa]|aprovou|"
     r"zatwierdzi\w*|aprobat|hyväksy\w*|godkjent|godkänt|onayladı|onaylandı|meluluskan|diluluskan|disetujui|"
@@ -565,6 +634,9 @@ def _found(text: str, tool: str | None) -> Iterator[Span]:
         for span in rule(text, failures, done):
             done = span.end
             yield span
+    for span in _labelled_fixes(text, failures, done, tool):
+        done = span.end
+        yield span
     for worded in _APPROVAL_WORDED.finditer(text) if _MAY_WORD.search(text) is not None else ():
         if worded.start() >= done:
             done = worded.end()
@@ -697,12 +769,64 @@ def _foreign_remedies(text: str, failures: Sequence[int], done: int) -> Iterator
                 reached = [
                     at
                     for at, _, parts in sentences[max(1, j - 2) : j + 1]
-                    if _REACHED & parts or {"send", "secret"} <= parts
+                    if _REACHED & parts or {"send", "secret"} <= parts or _acts_beyond(text, at, end)
                 ]
                 if reached:
                     done = end
                     yield Span(reached[0], end, "an error's fix keeps the user out of an act beyond the call")
                     break
+
+
+# A snake_case tool's name in a fix of any language ("met afspraak_annuleren", "delete_server கருவியை"), not a field's
+# value set ("dedupe=false"), a path's, an address's or a file's part.
+_NAMED_TOOL = compiled(r"(?<![\w./:@$-])`?([a-z][a-z0-9]*(?:_[a-z0-9]+)+)`?(?![\w@/-]|\.\w|\s*[=:])")
+# A protocol's old version switched off: hardening, not a check weakened ("Disable TLS 1.0/1.1").
+_OLD_VERSION = compiled(r"\s*v?\d")
+
+
+def _labelled_fixes(text: str, failures: Sequence[int], done: int, tool: str | None) -> Iterator[Span]:
+    """A fix under a label of its own in any language ("Recovery:", "Solución:", "Megoldás:", "പരിഹാരം:"), at most
+    `_REACH` characters after a failure's line, from `done` on, whose step weakens a check, runs fetched code, sends
+    data to an address, or has a tool other than `tool` that may change or destroy what exists do it (its name's
+    verb, as `_changed_by_tool` reads it), and asks no one first. A label makes its sentence the step asked whatever
+    its verb or language; an honest error's labelled fix corrects the call, signs in, creates or reads."""
+    if not failures or _MAY_ACT.search(text) is None:
+        return
+    for at, end in _near(text, failures):
+        if at < done:
+            continue
+        last = bisect.bisect_right(failures, at) - 1
+        if last < 0 or at - failures[last] > _REACH or at == failures[last]:
+            continue
+        said = text[at:end]
+        label = _LABELLED.match(said)
+        if label is None or _SOMEONE_ASKED.search(said) is not None:
+            continue
+        step = said[label.end() :]
+        harm = next((m for m in _HARM.finditer(step) if not _OLD_VERSION.match(step, m.end())), None)
+        if harm is None and _OPENS.search(step) is None and not _changing_tool(step, tool):
+            continue
+        done = end
+        yield Span(at, end, "an error's labelled fix asks an act beyond the call")
+
+
+def _changing_tool(step: str, tool: str | None) -> bool:
+    """Whether `step` names a tool other than `tool` whose verb may change or destroy what exists."""
+    for found in _NAMED_TOOL.finditer(step):
+        name = found.group(1)
+        verb = parse_name(name).verb_class
+        if name == tool or verb is None or verb.reads or verb.opaque:
+            continue
+        if verb.values.get(Hint.DESTRUCTIVE) is not False:
+            return True
+    return False
+
+
+def _acts_beyond(text: str, start: int, end: int) -> bool:
+    """Whether the sentence `text[start:end]` asks, in any language, an act its command or call spells out: a check
+    switched off ("rights_check=false"), code fetched and run, data sent to an address, another tool that acts."""
+    said = text[start:end]
+    return _HARM.search(said) is not None or _acting_tool(said) is not None
 
 
 def _failures(text: str) -> tuple[int, ...]:
@@ -803,7 +927,7 @@ def _remedies(text: str, failures: Sequence[int], tool: str | None = None) -> It
         if near_act == len(acts) or acts[near_act] >= end:
             continue  # nothing in it an act needs
         said = text[at:end]
-        asks = _ASKS.search(said)
+        asks = _ASKS.search(said) or _LABELLED.match(said) or _REMEDY_SAID.search(said)
         if asks is None:
             continue
         act = _acts(said)
@@ -812,7 +936,7 @@ def _remedies(text: str, failures: Sequence[int], tool: str | None = None) -> It
         low, high = max(0, i - 1), min(len(sentences), i + 3)
         near = text[sentences[low][0] : sentences[high - 1][1]]
         signals = (
-            (_EXCLUDED.search(near), "keeps the user out of it"),
+            (_EXCLUDED.search(near) or _AHEAD.search(near), "keeps the user out of it"),
             (_CLAIMED.search(near), "claims it approved or harmless"),
             (_MODEL_DOER.search(near), "names the model as the one to do it"),
             (act.re.pattern == _HARM.pattern and _acting_tool(near), "has another tool do it"),
@@ -823,6 +947,8 @@ def _remedies(text: str, failures: Sequence[int], tool: str | None = None) -> It
             (_USER_TOLD.search(near), "scripts what the user is told of it"),
             (_SECRETS.search(near) and _MODEL_HOLDS.search(near), "gathers what only the model holds"),
             (_changed_by_tool(said, near, tool), "has another tool change or destroy what exists for it"),
+            (_OPENS.search(said), "runs code fetched from the network or opens the machine to others"),
+            (_handed_over(said), "hands a person's secret to the call or away"),
         )
         how = next((why for signal, why in signals if signal), None)
         if how is None:
