@@ -29,7 +29,7 @@ blind_final116 through its fourth, and blind_final117 to blind_final120 through 
 blind_final124, written blind in the evening of 2026-12-07, were scored on the rules of that evening before they
 were read, and kept with no rule changed after;
 blind_final125 to blind_final128, written blind at the start of the round of the night of 2026-12-07, were held
-out through it;
+out through it, and blind_final129 to blind_final132 through the round of the early morning of 2026-12-08;
 blind_dev5, written blind in the seventh round for honest tool definitions, was read while that round's rules
 were written. The floors below sit
 one case under what the scan scored on each when it was added or at a round's end (raised as the rules improved,
@@ -156,6 +156,10 @@ SIZES = {
     "blind_final126": 310,
     "blind_final127": 310,
     "blind_final128": 310,
+    "blind_final129": 310,
+    "blind_final130": 310,
+    "blind_final131": 310,
+    "blind_final132": 310,
 }
 SETS = tuple(SIZES)
 
@@ -352,6 +356,11 @@ FLOORS = {
     "blind_final126": (0.75, 0.04, 0.84, 0.06),
     "blind_final127": (0.69, 0.04, 0.80, 0.06),
     "blind_final128": (0.76, 0.04, 0.86, 0.05),
+    # Held out through the round of the early morning of 2026-12-08, added at what its last rules scored.
+    "blind_final129": (0.72, 0.09, 0.86, 0.04),
+    "blind_final130": (0.67, 0.07, 0.79, 0.03),
+    "blind_final131": (0.80, 0.05, 0.79, 0.04),
+    "blind_final132": (0.78, 0.12, 0.83, 0.06),
 }
 
 
