@@ -12,7 +12,10 @@ pins, quarantine, lint). The package is pure but for `workers`:
 - `reading`: the text as the model reads it, every disguise undone;
 - `concealed`: markup a client does not draw (a Markdown comment, an element
   styled out of sight, a terminal's concealed text, text after padding), which
-  `reading` gives a hidden view as it does an HTML comment;
+  `reading` gives a hidden view as it does an HTML comment; `unseen`: what a
+  definition says where people do not look (hidden markup, a schema's
+  `$comment`, vendor `x-*` keys, a value of words joined by underscores)
+  when it speaks to its reader;
 - `phrases`: the phrases that address the model and reach beyond a tool's job;
 - `orders` and `cues`: the sentence judge, whom a sentence addresses and what
   it asks for, and its patterns (RE2 where it can read them); `vocatives`
@@ -27,7 +30,10 @@ pins, quarantine, lint). The package is pure but for `workers`:
   (a script fetched and run, a check switched off, a secret or money sent
   away, another tool's change) behind the user's back, claimed approved or
   said to the model; and an approval a result claims ("the director has
-  approved") to license another tool's change;
+  approved") to license another tool's change; `redirected`: a result that
+  sets another tool or server aside and turns the model's calls elsewhere;
+- `diverted`: other tools' work diverted to a definition's own tool (their
+  calls routed here, a claim to replace one, a hook on a named tool's calls);
 - `steering`: what a tool's definition asks of the model's work beyond the
   tool in any voice, plainly or as a note about the tool (the user's view
   fixed, standing rules, the user's say skipped, the model's loyalties
