@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from hintgate.hints.annotations import Hint
 from hintgate.hints.inference.naming import parse_name
@@ -261,8 +261,13 @@ def _changed_by_tool(said: str, near: str, tool: str | None) -> bool:
     `near`)."""
     if _FIX_FRAMED.search(said) is None or _SOMEONE_ASKED.search(near) is not None:
         return False
-    for found in _TOOL.finditer(said):
-        name = found.group(1) or found.group(2)
+    return _any_changes((found.group(1) or found.group(2) for found in _TOOL.finditer(said)), tool)
+
+
+def _any_changes(names: Iterable[str], tool: str | None) -> bool:
+    """Whether one of `names` is a tool other than `tool` whose name's verb may change or destroy what exists (as the
+    spec's `destructiveHint` is read from a name: not a read, not additive)."""
+    for name in names:
         verb = parse_name(name).verb_class
         if name == tool or verb is None or verb.reads or verb.opaque:
             continue
@@ -812,14 +817,7 @@ def _labelled_fixes(text: str, failures: Sequence[int], done: int, tool: str | N
 
 def _changing_tool(step: str, tool: str | None) -> bool:
     """Whether `step` names a tool other than `tool` whose verb may change or destroy what exists."""
-    for found in _NAMED_TOOL.finditer(step):
-        name = found.group(1)
-        verb = parse_name(name).verb_class
-        if name == tool or verb is None or verb.reads or verb.opaque:
-            continue
-        if verb.values.get(Hint.DESTRUCTIVE) is not False:
-            return True
-    return False
+    return _any_changes((found.group(1) for found in _NAMED_TOOL.finditer(step)), tool)
 
 
 def _acts_beyond(text: str, start: int, end: int) -> bool:
