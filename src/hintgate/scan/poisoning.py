@@ -329,10 +329,6 @@ _KEYWORDS = frozenset(
 )
 # The annotations the MCP specification defines: their names are no text of the server's.
 _HINT_KEYS = frozenset({"title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"})
-# The tool's keys read above, or not for the model (`_meta`): any other is read as data (`_value_strings`).
-_TOOL_KEYS = frozenset(
-    {"name", "title", "description", "annotations", "inputSchema", "outputSchema", "icons", "execution", "_meta"}
-)
 # Keywords whose value maps names to schemas: its keys are names the model reads (`properties` as words).
 _NAMES = frozenset({"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"})
 # Keywords whose value is a schema, or a list of schemas.
@@ -369,10 +365,6 @@ def _tool_strings(tool: Mapping[str, Any]) -> tuple[list[tuple[str, str]], list[
     for key in ("icons", "execution"):
         if tool.get(key) is not None:
             _value_strings(tool[key], key, 0, texts, deep)
-    for key, value in tool.items():
-        # Any other key a client forwards with the tool ("x-llm-hint", "examples"): its strings and keys are read.
-        if isinstance(key, str) and key not in _TOOL_KEYS and not isinstance(value, bool | int | float | None):
-            _value_strings(value, key, 0, texts, deep)
     meta = tool.get("_meta")
     labels = meta.get("hintgate/python") if _mapping(meta) else None
     if _mapping(labels):  # a Python registry's category and tags, served to clients
