@@ -40,6 +40,7 @@ and the commonest languages', never one server's.
 from __future__ import annotations
 
 import bisect
+import functools
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
@@ -621,9 +622,10 @@ def result_remedies(text: str, tool: str | None = None) -> Iterator[Span]:
 
 def _found(text: str, tool: str | None) -> Iterator[Span]:
     """Each rule's spans in `text`, in turn, none within the one before it."""
-    failures = _failures(text)  # found once for the three rules that read near them
+    failures = _failures(text)  # found once for the rules that read near them
+    cut = functools.cache(lambda: _near(text, failures))  # their sentences, cut once for the two that read them all
     done = -1
-    for remedy in _remedies(text, failures, tool):
+    for remedy in _remedies(text, failures, cut, tool):
         done = remedy.end
         yield remedy
     for cue in _CLAIMS.finditer(text):
@@ -639,7 +641,7 @@ def _found(text: str, tool: str | None) -> Iterator[Span]:
         for span in rule(text, failures, done):
             done = span.end
             yield span
-    for span in _labelled_fixes(text, failures, done, tool):
+    for span in _labelled_fixes(text, failures, cut, done, tool):
         done = span.end
         yield span
     for worded in _APPROVAL_WORDED.finditer(text) if _MAY_WORD.search(text) is not None else ():
@@ -789,7 +791,9 @@ _NAMED_TOOL = compiled(r"(?<![\w./:@$-])`?([a-z][a-z0-9]*(?:_[a-z0-9]+)+)`?(?![\
 _OLD_VERSION = compiled(r"\s*v?\d")
 
 
-def _labelled_fixes(text: str, failures: Sequence[int], done: int, tool: str | None) -> Iterator[Span]:
+def _labelled_fixes(
+    text: str, failures: Sequence[int], cut: Callable[[], list[tuple[int, int]]], done: int, tool: str | None
+) -> Iterator[Span]:
     """A fix under a label of its own in any language ("Recovery:", "Solución:", "Megoldás:", "പരിഹാരം:"), at most
     `_REACH` characters after a failure's line, from `done` on, whose step weakens a check, runs fetched code, sends
     data to an address, or has a tool other than `tool` that may change or destroy what exists do it (its name's
@@ -797,7 +801,7 @@ def _labelled_fixes(text: str, failures: Sequence[int], done: int, tool: str | N
     its verb or language; an honest error's labelled fix corrects the call, signs in, creates or reads."""
     if not failures or _MAY_ACT.search(text) is None:
         return
-    for at, end in _near(text, failures):
+    for at, end in cut():
         if at < done:
             continue
         last = bisect.bisect_right(failures, at) - 1
@@ -901,7 +905,9 @@ def _near(text: str, failures: Sequence[int]) -> list[tuple[int, int]]:
     return out
 
 
-def _remedies(text: str, failures: Sequence[int], tool: str | None = None) -> Iterator[Span]:
+def _remedies(
+    text: str, failures: Sequence[int], cut: Callable[[], list[tuple[int, int]]], tool: str | None = None
+) -> Iterator[Span]:
     """The harmful remedies of `text`'s failures: a sentence at most `_REACH` characters after a failure's line, in its
     paragraph or the next, that asks an act beyond the call, with the user kept out, the act claimed approved or
     harmless, the model named as its doer, the harm done through another tool or a secret sent away, in it, the
@@ -913,7 +919,7 @@ def _remedies(text: str, failures: Sequence[int], tool: str | None = None) -> It
     acts = _MAY_ACT.starts(text)
     if not acts:
         return
-    sentences = _near(text, failures)
+    sentences = cut()
     done = -1
     for i, (at, end) in enumerate(sentences):
         if at < done:
